@@ -1,0 +1,66 @@
+// bench/lighthouse: Lighthouse's accessibility, best-practices and SEO scores of a public report
+// page (and a website page), served on 127.0.0.1. Lighthouse is fetched by npx on first use; it
+// drives Debian's chromium (CHROME_PATH).
+//
+//   npm run bench -- lighthouse
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../src/api/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest, openDatabase } from '../src/db/connection.js';
+import { UsersRepository } from '../src/db/users-repository.js';
+import { WebsitesRepository } from '../src/db/websites-repository.js';
+import { createAccount } from '../src/accounts.js';
+import { seedReport } from '../test/helpers/seed.js';
+import { RESULTS } from './paths.js';
+
+const LIGHTHOUSE = process.env.LIGHTHOUSE_PACKAGE ?? 'lighthouse@12';
+const dir = mkdtempSync(join(tmpdir(), 'rankscope-lh-'));
+const database = await openDatabase(`sqlite:${join(dir, 'lh.db')}`);
+await migrateToLatest(database);
+const { user } = await createAccount(new UsersRepository(database.db), 'lighthouse@example.com');
+const report = await seedReport(database, user.id, { privacy: 0 });
+for (const [i, result] of [48, 63, 77, 85].entries()) {
+  await seedReport(database, user.id, { privacy: 0, result, url: `https://www.example.com/page-${i % 2}`, generated_at: `2024-0${i + 1}-01T10:00:00.000000Z` });
+}
+const website = await new WebsitesRepository(database.db).create({
+  user_id: user.id, domain: 'www.example.com', privacy: 0, password_hash: null, email: null, exclude_bots: 1, exclude_ips: null, exclude_params: null,
+});
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' }), database });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+const rows: string[] = [];
+try {
+  for (const [name, path] of [['report page', `/reports/${report.id}`], ['website page', `/websites/${website.id}`]]) {
+    const out = join(dir, `${name.replace(' ', '-')}.json`);
+    // async: the server answering Lighthouse lives in this very process
+    await promisify(execFile)(
+      'npx',
+      ['-y', LIGHTHOUSE, base + path, '--quiet', '--output=json', `--output-path=${out}`, '--only-categories=performance,accessibility,best-practices,seo',
+        '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync'],
+      { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const lhr = JSON.parse(readFileSync(out, 'utf8')) as { lighthouseVersion: string; categories: Record<string, { score: number }> };
+    const score = (c: string) => Math.round(lhr.categories[c].score * 100);
+    rows.push(`| ${name} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${score('performance')} | ${lhr.lighthouseVersion} |`);
+  }
+} finally {
+  await app.close();
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+const text = [
+  `## bench/lighthouse — ${new Date().toISOString().slice(0, 10)}, headless Chromium on 127.0.0.1`,
+  '',
+  '| page | accessibility | best practices | SEO | performance | Lighthouse |',
+  '|---|---|---|---|---|---|',
+  ...rows,
+  '',
+].join('\n');
+console.log(text);
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(join(RESULTS, 'lighthouse.md'), text);

@@ -1,0 +1,49 @@
+// Accounts and their API keys, for the CLI and the first start.
+import type { UsersRepository, User } from './db/users-repository.js';
+import { isUniqueViolation } from './db/errors.js';
+import { generateApiKey, hashApiKey } from './security/api-keys.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export class AccountError extends Error {}
+
+export function normalizeEmail(email: string): string {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL.test(normalized) || normalized.length > 255) throw new AccountError(`"${email}" is not a valid e-mail address`);
+  return normalized;
+}
+
+/** Creates an account; returns it with its key (the only time the key exists in clear). */
+export async function createAccount(users: UsersRepository, email: string): Promise<{ user: User; key: string }> {
+  const normalized = normalizeEmail(email);
+  const key = generateApiKey();
+  try {
+    return { user: await users.create(normalized, hashApiKey(key)), key };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AccountError(`an account for ${normalized} already exists`);
+    throw error;
+  }
+}
+
+/** Issues a new key; the old one stops working at once. */
+export async function rotateKey(users: UsersRepository, email: string): Promise<string> {
+  const normalized = normalizeEmail(email);
+  const key = generateApiKey();
+  if (!(await users.rotateKey(normalized, hashApiKey(key)))) throw new AccountError(`no account for ${normalized}`);
+  return key;
+}
+
+/**
+ * On an empty database, creates the first account and returns its key (null otherwise). Several
+ * instances starting together on one PostgreSQL: the unique e-mail lets only one of them win.
+ */
+export async function ensureFirstAccount(users: UsersRepository, email: string): Promise<{ email: string; key: string } | null> {
+  if ((await users.count()) > 0) return null;
+  try {
+    const { user, key } = await createAccount(users, email);
+    return { email: user.email, key };
+  } catch (error) {
+    if (error instanceof AccountError) return null;
+    throw error;
+  }
+}

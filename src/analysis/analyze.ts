@@ -1,0 +1,139 @@
+// The engine's entry: URL in, report out. Fetches the page and its side resources into one
+// PageSnapshot (checks.md §2), parses it once into artifacts, and runs the 33 checks.
+//
+// Order of work: the page; robots.txt and the 404 probe as soon as the final response is
+// accepted on its headers, in parallel with reading, decoding and parsing the body; the
+// favicon probe once the parsed page shows no declared icon; the sitemap.xml probe once
+// robots.txt lists no sitemap. Nothing outlives the returned promise: the session is closed
+// (tasks aborted and awaited, sockets destroyed) whether the analysis succeeds or not.
+import { buildArtifacts, type Artifacts } from './artifacts.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from './config.js';
+import { FetchError } from './errors.js';
+import type { Resolver } from './fetch/address-guard.js';
+import { fetchPage } from './fetch/page.js';
+import { FetchSession, isHttpUrl, type GuardHooks } from './fetch/session.js';
+import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
+import { declaredIconUrl, robotsSitemapUrls } from './probes.js';
+import { runChecks } from './run.js';
+import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import { formatTimestamp, nowTimestamp } from '../time.js';
+
+export interface AnalyzeOptions {
+  config?: AnalysisConfig; // default DEFAULT_CONFIG
+  signal?: AbortSignal; // caller cancellation (e.g. HTTP client went away)
+  resolver?: Resolver; // DNS, injectable
+  now?: () => Date; // for generated_at
+  /** Observes (and may veto) each connection; test-only relaxation of the address guard. */
+  guard?: GuardHooks;
+}
+
+export const MAX_URL_LENGTH = 2048;
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/** "example.com", "example.com:8080/x", "//example.com": no scheme given, so https is meant. */
+function hasScheme(input: string): boolean {
+  const match = SCHEME.exec(input);
+  if (match === null) return false;
+  // "host:8080" is a host with a port, not a scheme "host".
+  return !/^\d+(?:[/?#]|$)/.test(input.slice(match[0].length));
+}
+
+/**
+ * The URL to analyse. A bare `example.com` gets `https://` (contract). Refused with
+ * `invalid_url`: blank, longer than 2048 characters, unparsable, not http(s), without a host,
+ * or with credentials (they would be sent to the site and stored in the report's url).
+ * The fragment is dropped: it is never sent.
+ */
+export function normalizeTargetUrl(input: string): URL {
+  const trimmed = input.trim();
+  if (trimmed === '') throw new FetchError('invalid_url', { message: 'The address is empty.' });
+  if (trimmed.length > MAX_URL_LENGTH) {
+    throw new FetchError('invalid_url', { message: `The address is longer than ${MAX_URL_LENGTH} characters.` });
+  }
+  const candidate = hasScheme(trimmed) ? trimmed : `https://${trimmed.replace(/^\/\//, '')}`;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    throw new FetchError('invalid_url');
+  }
+  if (!isHttpUrl(url) || url.hostname === '') throw new FetchError('invalid_url');
+  if (url.username !== '' || url.password !== '') {
+    throw new FetchError('invalid_url', { message: 'The address must not contain a user name or password.' });
+  }
+  url.hash = '';
+  if (url.href.length > MAX_URL_LENGTH) {
+    throw new FetchError('invalid_url', { message: `The address is longer than ${MAX_URL_LENGTH} characters.` });
+  }
+  return url;
+}
+
+/** The report's project: the final URL's host without one leading "www.". */
+export function projectOf(finalUrl: string): string {
+  return new URL(finalUrl).hostname.replace(/^www\./i, '');
+}
+
+export async function fetchSnapshot(
+  url: string | URL,
+  options: AnalyzeOptions = {},
+): Promise<{ snapshot: PageSnapshot; artifacts: Artifacts }> {
+  const config = options.config ?? DEFAULT_CONFIG;
+  const target = normalizeTargetUrl(typeof url === 'string' ? url : url.href);
+  const session = new FetchSession({ config, resolver: options.resolver, signal: options.signal, guard: options.guard });
+  try {
+    let early: { robots: Promise<RobotsFetch>; notFound: Promise<NotFoundProbe> } | undefined;
+    const page = await fetchPage(session, target, {
+      onAccepted: (finalUrl) => {
+        early = {
+          robots: session.track(fetchRobots(session, finalUrl.origin)),
+          notFound: session.track(probeNotFound(session, finalUrl.origin)),
+        };
+      },
+    });
+    // fetchPage calls onAccepted before it can succeed.
+    const { robots, notFound } = early!;
+    const origin = page.finalUrl.origin;
+    const sitemap = session.track(
+      robots.then((r): Promise<SitemapProbe> => {
+        const listed = 'error' in r || r.status < 200 || r.status > 299 ? [] : robotsSitemapUrls(r.body, r.url);
+        return listed.length > 0 ? Promise.resolve(null) : probeSitemap(session, origin);
+      }),
+    );
+    const finalUrl = page.finalUrl.href;
+    const artifacts = buildArtifacts(page.html, finalUrl);
+    const favicon = declaredIconUrl(artifacts) === null ? session.track(probeFavicon(session, origin)) : null;
+    const snapshot: PageSnapshot = {
+      requestedUrl: target.href,
+      finalUrl,
+      status: page.status,
+      headers: page.headers,
+      wireBytes: page.wireBytes,
+      html: page.html,
+      charsetUsed: page.charsetUsed,
+      loadTime: page.loadTime,
+      robots: await robots,
+      notFoundProbe: await notFound,
+      faviconProbe: await favicon,
+      sitemapProbe: await sitemap,
+    };
+    options.signal?.throwIfAborted();
+    return { snapshot, artifacts };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Fetches and analyses one page. Rejects with FetchError, or with the reason of an aborted `signal`. */
+export async function analyzeUrl(url: string | URL, options: AnalyzeOptions = {}): Promise<AnalysedPage> {
+  const config = options.config ?? DEFAULT_CONFIG;
+  const { snapshot, artifacts } = await fetchSnapshot(url, options);
+  const { result, results } = runChecks(snapshot, config, artifacts);
+  return {
+    url: snapshot.finalUrl,
+    project: projectOf(snapshot.finalUrl),
+    result,
+    results,
+    generated_at: options.now ? formatTimestamp(options.now()) : nowTimestamp(),
+  };
+}

@@ -1,0 +1,517 @@
+// Everything the checks read from the page, computed in ONE streaming pass of htmlparser2
+// (no DOM is built): regions, visible text, the elements each check looks at, and resolved URLs.
+// The parser's tree rules (implied closes, void elements, raw-text elements) are the same as its
+// DOM's, so this sees exactly the tree htmlparser2's DOM would (checks.md §4.1).
+
+import { depthCappedParser } from './html-parser.js';
+import { CollapsingText, codePointLength, collapse, keyword, tokens } from './text.js';
+import { countWords, presentWords, titleWordsOf } from './words.js';
+import { firstSrcsetUrl, hostKey, isHttp, parseUrl, withoutFragment } from './urls.js';
+
+export interface SourceInfo {
+  src: string | null;
+  srcset: string | null;
+  type: string | null;
+}
+
+export interface ImageInfo {
+  src: string | null;
+  srcset: string | null;
+  alt: string | null;
+  loading: string | null;
+  type: string | null;
+  /** The sources of the innermost enclosing `<picture>`, or null outside one. */
+  pictureSources: SourceInfo[] | null;
+}
+
+export interface MetaInfo {
+  /** `name`, trimmed and lower-cased ('' when absent). */
+  name: string;
+  /** `name` as written, for keys such as `twitter:card`. */
+  rawName: string | null;
+  property: string | null;
+  content: string | null;
+  httpEquiv: string;
+  charset: string | null;
+}
+
+export interface LinkInfo {
+  rel: string[];
+  href: string | null;
+}
+
+export interface AnchorInfo {
+  href: string;
+  target: string;
+  rel: string[];
+  /** Collapsed link text. */
+  text: string;
+}
+
+export interface ScriptInfo {
+  src: string | null;
+  type: string;
+  async: boolean;
+  defer: boolean;
+}
+
+export interface FrameInfo {
+  src: string | null;
+  loading: string;
+}
+
+export interface HeadingInfo {
+  level: number;
+  text: string;
+}
+
+export interface LinkTarget {
+  /** Parsed absolute URL (shared: do not modify), or null when the value does not resolve. */
+  url: URL | null;
+  /** As reported: absolute without fragment, or the value as written. */
+  reported: string;
+  /** The host lower-cased without one leading `www.`; '' when there is none. */
+  host: string;
+  /** http(s) on the final URL's host (§4.4). */
+  internal: boolean;
+}
+
+/** JSON-LD text or a microdata item, in document order (structured_data). */
+export type SchemaSource = { kind: 'json-ld'; text: string } | { kind: 'microdata'; itemtype: string };
+
+export interface Artifacts {
+  finalUrl: string;
+  /** The decoded document. */
+  html: string;
+  /** Number of elements in the parsed document. */
+  elementCount: number;
+  /** Elements per (lower-case) tag name. */
+  tagCounts: ReadonlyMap<string, number>;
+  /** `lang` of the first `<html>`, as written; null when absent. */
+  htmlLang: string | null;
+  /** Head region (§4.1): collapsed texts of the `<title>` elements outside `<svg>`. */
+  titles: string[];
+  /** Head region `<meta>` elements. */
+  headMetas: MetaInfo[];
+  /** Head region `<link>` elements. */
+  headLinks: LinkInfo[];
+  /** Every `<meta>`, anywhere. */
+  metas: MetaInfo[];
+  /** Every `<link>`, anywhere. */
+  links: LinkInfo[];
+  anchors: AnchorInfo[];
+  images: ImageInfo[];
+  scripts: ScriptInfo[];
+  iframes: FrameInfo[];
+  /** Raw URLs of `<audio src>`, `<video src>`, `<source src/srcset>`, `<object data>`, `<embed src>`. */
+  media: string[];
+  headings: HeadingInfo[];
+  schemaSources: SchemaSource[];
+  /** Trimmed non-blank `style` attributes of elements outside `<svg>`. */
+  inlineStyles: string[];
+  /** Attribute values that contain `@`, in document order (plaintext_email). */
+  atAttributeValues: string[];
+  /** Visible text of the body (§4.2), collapsed. */
+  visibleText: string;
+  readonly visibleWordCount: number;
+  /** The given lower-case words that occur among the visible text's words, in the given order. */
+  visibleWordsAmong(candidates: string[]): string[];
+  /** The title check's value: the first title, or null when there is none or it is blank. */
+  title: string | null;
+  readonly titleWords: string[];
+  readonly htmlCodePoints: number;
+  /** Absolute URL without fragment; the raw value when it does not resolve (§4.4). */
+  resolve(raw: string): string;
+  /** Everything the link checks want to know about a URL value, computed once per distinct value. */
+  target(raw: string): LinkTarget;
+}
+
+const INLINE =
+  'a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var';
+/** Elements whose whole subtree is left out of visible text. */
+const HIDDEN = ['script', 'style', 'noscript', 'template', 'svg'];
+
+// Per open element, a bit set (no object per element: the 5 MB page has 130k elements).
+const HIDES = 1;
+const SVG = 2;
+const ITEMSCOPE = 4;
+const PICTURE = 8;
+const SPACED = 16;
+const FIRST_HEAD = 32;
+const FIRST_BODY = 64;
+const WANTS_TEXT = 128;
+
+/**
+ * The starting bits of an element by tag: inline elements (§4.2) get no space around them,
+ * hidden ones no text at all; headings carry their level above bit 8. Any other tag is SPACED.
+ * One map lookup per element instead of several.
+ */
+const TAG_BITS = new Map<string, number>([
+  ...INLINE.split(' ').map((tag): [string, number] => [tag, 0]),
+  ...HIDDEN.map((tag): [string, number] => [tag, HIDES]),
+  ...[1, 2, 3, 4, 5, 6].map((level): [string, number] => [`h${level}`, SPACED | (level << 8)]),
+]);
+
+interface Collected {
+  elementCount: number;
+  tagCounts: Map<string, number>;
+  htmlLang: string | null;
+  headSeen: boolean;
+  titles: { text: string; inHead: boolean }[];
+  metas: (MetaInfo & { inHead: boolean })[];
+  links: (LinkInfo & { inHead: boolean })[];
+  baseHrefs: string[];
+  anchors: AnchorInfo[];
+  images: ImageInfo[];
+  scripts: ScriptInfo[];
+  iframes: FrameInfo[];
+  media: string[];
+  headings: HeadingInfo[];
+  schemaSources: SchemaSource[];
+  inlineStyles: string[];
+  atAttributeValues: string[];
+  visibleText: string;
+}
+
+function attr(attribs: Record<string, string>, name: string): string | null {
+  return Object.prototype.hasOwnProperty.call(attribs, name) ? attribs[name] : null;
+}
+
+function nonBlank(value: string | null): string | null {
+  return value !== null && value.trim() !== '' ? value : null;
+}
+
+/**
+ * How much of an element's raw text (link, heading, title) is read. Sane pages never come near
+ * it; it bounds pages that nest hundreds of links or headings, where every element's text holds
+ * all the text after it (htmlparser2 nests <a> in <a>, browsers do not).
+ */
+const MAX_ELEMENT_TEXT = 32 * 1024;
+
+/** log[from…] joined, stopping once `max` characters are reached. */
+function joinUpTo(log: string[], from: number, max: number): string {
+  let length = 0;
+  let end = from;
+  while (end < log.length && length < max) length += log[end++].length;
+  const joined = log.slice(from, end).join('');
+  return joined.length > max ? joined.slice(0, max) : joined;
+}
+
+function collect(html: string): Collected {
+  const c: Collected = {
+    elementCount: 0,
+    tagCounts: new Map(),
+    htmlLang: null,
+    headSeen: false,
+    titles: [],
+    metas: [],
+    links: [],
+    baseHrefs: [],
+    anchors: [],
+    images: [],
+    scripts: [],
+    iframes: [],
+    media: [],
+    headings: [],
+    schemaSources: [],
+    inlineStyles: [],
+    atAttributeValues: [],
+    visibleText: '',
+  };
+  // The open elements, innermost last: names and flag bits.
+  const names: string[] = [];
+  const flags: number[] = [];
+  // For the open elements whose text is wanted (innermost last): where it goes, and where it
+  // starts in the log of the text seen while any of them is open.
+  const textTargets: { text: string }[] = [];
+  const textStarts: number[] = [];
+  const textLog: string[] = [];
+  const pictures: SourceInfo[][] = [];
+  let htmlSeen = false;
+  let hiddenDepth = 0;
+  let svgDepth = 0;
+  let itemscopeDepth = 0;
+  let inFirstHead = false;
+  let bodyState: 'before' | 'inside' | 'after' = 'before';
+  const bodyText = new CollapsingText();
+  // Text outside the first head before any body: the body region if no <body> ever opens.
+  const noBodyText = new CollapsingText();
+  /** Where visible text goes now, or null (hidden subtree, head, after the body). */
+  const visibleSink = (): CollapsingText | null => {
+    if (hiddenDepth > 0) return null;
+    if (bodyState === 'inside') return bodyText;
+    return bodyState === 'before' && !inFirstHead ? noBodyText : null;
+  };
+  const wantText = (target: { text: string }): number => {
+    textTargets.push(target);
+    textStarts.push(textLog.length);
+    return WANTS_TEXT;
+  };
+
+  const parser = depthCappedParser({
+    onopentag(name, attribs) {
+      c.elementCount++;
+      c.tagCounts.set(name, (c.tagCounts.get(name) ?? 0) + 1);
+      const bits = TAG_BITS.get(name) ?? SPACED;
+      let f = bits & 0xff;
+      // Spaces go outside the element's region (so <head> does not swallow them); hidden elements add none.
+      if (f & SPACED) visibleSink()?.space();
+      if (f & HIDES) hiddenDepth++;
+
+      let style: string | null = null;
+      let itemscope = false;
+      for (const key in attribs) {
+        const value = attribs[key];
+        if (value.includes('@')) c.atAttributeValues.push(value);
+        if (key === 'style') style = value;
+        else if (key === 'itemscope') itemscope = true;
+      }
+      if (style !== null && svgDepth === 0 && name !== 'svg' && style.trim() !== '') {
+        c.inlineStyles.push(style.trim());
+      }
+      if (itemscope) {
+        if (itemscopeDepth === 0) {
+          const itemtype = attr(attribs, 'itemtype');
+          if (itemtype !== null) c.schemaSources.push({ kind: 'microdata', itemtype });
+        }
+        f |= ITEMSCOPE;
+        itemscopeDepth++;
+      }
+
+      switch (name) {
+        case 'html':
+          if (!htmlSeen) {
+            htmlSeen = true;
+            c.htmlLang = attr(attribs, 'lang');
+          }
+          break;
+        case 'head':
+          if (!c.headSeen) {
+            c.headSeen = true;
+            f |= FIRST_HEAD;
+            inFirstHead = true;
+          }
+          break;
+        case 'body':
+          if (bodyState === 'before') {
+            f |= FIRST_BODY;
+            bodyState = 'inside';
+          }
+          break;
+        case 'svg':
+          f |= SVG;
+          svgDepth++;
+          break;
+        case 'title':
+          if (svgDepth === 0) {
+            const entry = { text: '', inHead: inFirstHead };
+            c.titles.push(entry);
+            f |= wantText(entry);
+          }
+          break;
+        case 'meta':
+          c.metas.push({
+            name: keyword(attr(attribs, 'name')),
+            rawName: attr(attribs, 'name'),
+            property: attr(attribs, 'property'),
+            content: attr(attribs, 'content'),
+            httpEquiv: keyword(attr(attribs, 'http-equiv')),
+            charset: attr(attribs, 'charset'),
+            inHead: inFirstHead,
+          });
+          break;
+        case 'link':
+          c.links.push({ rel: tokens(attr(attribs, 'rel')), href: attr(attribs, 'href'), inHead: inFirstHead });
+          break;
+        case 'base':
+          if (attr(attribs, 'href') !== null) c.baseHrefs.push(attribs.href);
+          break;
+        case 'a': {
+          const href = attr(attribs, 'href');
+          if (href !== null) {
+            const anchor: AnchorInfo = {
+              href,
+              target: keyword(attr(attribs, 'target')),
+              rel: tokens(attr(attribs, 'rel')),
+              text: '',
+            };
+            c.anchors.push(anchor);
+            f |= wantText(anchor);
+          }
+          break;
+        }
+        case 'img':
+          c.images.push({
+            src: attr(attribs, 'src'),
+            srcset: attr(attribs, 'srcset'),
+            alt: attr(attribs, 'alt'),
+            loading: attr(attribs, 'loading'),
+            type: attr(attribs, 'type'),
+            pictureSources: pictures.length > 0 ? pictures[pictures.length - 1] : null,
+          });
+          break;
+        case 'picture':
+          pictures.push([]);
+          f |= PICTURE;
+          break;
+        case 'source': {
+          const source = { src: attr(attribs, 'src'), srcset: attr(attribs, 'srcset'), type: attr(attribs, 'type') };
+          if (pictures.length > 0) pictures[pictures.length - 1].push(source);
+          const srcset = nonBlank(source.srcset);
+          const url = nonBlank(source.src) ?? (srcset !== null ? firstSrcsetUrl(srcset) : null);
+          if (url !== null) c.media.push(url);
+          break;
+        }
+        case 'audio':
+        case 'video':
+        case 'embed': {
+          const src = nonBlank(attr(attribs, 'src'));
+          if (src !== null) c.media.push(src);
+          break;
+        }
+        case 'object': {
+          const data = nonBlank(attr(attribs, 'data'));
+          if (data !== null) c.media.push(data);
+          break;
+        }
+        case 'script': {
+          const type = keyword(attr(attribs, 'type'));
+          c.scripts.push({
+            src: attr(attribs, 'src'),
+            type,
+            async: attr(attribs, 'async') !== null,
+            defer: attr(attribs, 'defer') !== null,
+          });
+          if (type === 'application/ld+json') {
+            const entry: SchemaSource = { kind: 'json-ld', text: '' };
+            c.schemaSources.push(entry);
+            f |= wantText(entry);
+          }
+          break;
+        }
+        case 'iframe':
+          c.iframes.push({ src: attr(attribs, 'src'), loading: keyword(attr(attribs, 'loading')) });
+          break;
+        default: {
+          const level = bits >> 8;
+          if (level !== 0) {
+            const heading: HeadingInfo = { level, text: '' };
+            c.headings.push(heading);
+            f |= wantText(heading);
+          }
+        }
+      }
+      names.push(name);
+      flags.push(f);
+    },
+
+    ontext(text) {
+      visibleSink()?.push(text);
+      if (textTargets.length > 0) textLog.push(text);
+    },
+
+    onclosetag(name) {
+      // An unfinished tag at the very end of input is closed without having been opened.
+      if (names.length === 0 || names[names.length - 1] !== name) return;
+      names.pop();
+      const f = flags.pop()!;
+      if (f & HIDES) hiddenDepth--;
+      if (f & SVG) svgDepth--;
+      if (f & ITEMSCOPE) itemscopeDepth--;
+      if (f & PICTURE) pictures.pop();
+      if (f & FIRST_HEAD) inFirstHead = false;
+      if (f & FIRST_BODY) bodyState = 'after';
+      if (f & SPACED) visibleSink()?.space();
+      if (f & WANTS_TEXT) {
+        const start = textStarts.pop()!;
+        // JSON-LD is parsed as written (a script holds one text, nothing nests in it); every
+        // other element text is collapsed, and read only so far (see MAX_ELEMENT_TEXT).
+        textTargets.pop()!.text =
+          name === 'script' ? textLog.slice(start).join('') : collapse(joinUpTo(textLog, start, MAX_ELEMENT_TEXT));
+        if (textTargets.length === 0) textLog.length = 0;
+      }
+    },
+  });
+  parser.end(html);
+  c.visibleText = (bodyState === 'before' ? noBodyText : bodyText).text();
+  return c;
+}
+
+export function buildArtifacts(html: string, finalUrl: string): Artifacts {
+  const c = collect(html);
+  const page = parseUrl(finalUrl);
+  const pageHost = page ? hostKey(page.hostname) : null;
+  // The document base: the first <base href> that resolves, else the page itself.
+  let base: URL | null = page;
+  for (const href of c.baseHrefs) {
+    const resolved = page && parseUrl(href, page);
+    if (resolved) {
+      base = resolved;
+      break;
+    }
+  }
+  const inHeadRegion = <T extends { inHead: boolean }>(items: T[]) =>
+    c.headSeen ? items.filter((i) => i.inHead) : items;
+  const titles = inHeadRegion(c.titles).map((t) => t.text);
+  const title = titles.length > 0 && titles[0] !== '' ? titles[0] : null;
+
+  let wordCount: number | undefined;
+  let titleWords: string[] | undefined;
+  let htmlCodePoints: number | undefined;
+
+  // Several checks look at the same links, and pages repeat them: resolve each distinct value once.
+  const targets = new Map<string, LinkTarget>();
+  const target = (raw: string): LinkTarget => {
+    let t = targets.get(raw);
+    if (t === undefined) {
+      const url = parseUrl(raw, base);
+      const host = url ? hostKey(url.hostname) : '';
+      t = {
+        url,
+        reported: url ? withoutFragment(url) : raw,
+        host,
+        internal: url !== null && pageHost !== null && isHttp(url) && host === pageHost,
+      };
+      targets.set(raw, t);
+    }
+    return t;
+  };
+
+  return {
+    finalUrl,
+    html,
+    elementCount: c.elementCount,
+    tagCounts: c.tagCounts,
+    htmlLang: c.htmlLang,
+    titles,
+    headMetas: inHeadRegion(c.metas),
+    headLinks: inHeadRegion(c.links),
+    metas: c.metas,
+    links: c.links,
+    anchors: c.anchors,
+    images: c.images,
+    scripts: c.scripts,
+    iframes: c.iframes,
+    media: c.media,
+    headings: c.headings,
+    schemaSources: c.schemaSources,
+    inlineStyles: c.inlineStyles,
+    atAttributeValues: c.atAttributeValues,
+    visibleText: c.visibleText,
+    get visibleWordCount() {
+      return (wordCount ??= countWords(c.visibleText));
+    },
+    visibleWordsAmong(candidates) {
+      return presentWords(c.visibleText, candidates);
+    },
+    title,
+    get titleWords() {
+      return (titleWords ??= titleWordsOf(title));
+    },
+    get htmlCodePoints() {
+      return (htmlCodePoints ??= codePointLength(html));
+    },
+    resolve: (raw) => target(raw).reported,
+    target,
+  };
+}

@@ -1,0 +1,121 @@
+// Shapes shared by the engine, the CLI and the API. The engine itself is pure: it knows
+// nothing of HTTP servers or databases.
+
+export type Importance = 'high' | 'medium' | 'low';
+
+/** The 33 checks, in the order of the spec's table (and of every `results` object). */
+export const CHECK_NAMES = [
+  'title',
+  'meta_description',
+  'headings',
+  'content_keywords',
+  'image_keywords',
+  'image_format',
+  'in_page_links',
+  'load_time',
+  'page_size',
+  'http_requests',
+  'defer_javascript',
+  'dom_size',
+  'text_compression',
+  'structured_data',
+  'meta_viewport',
+  'https_encryption',
+  'seo_friendly_url',
+  'language',
+  'favicon',
+  'content_length',
+  'text_html_ratio',
+  'charset',
+  'deprecated_html_tags',
+  '404_page',
+  'noindex',
+  'robots',
+  'sitemap',
+  'mixed_content',
+  'server_signature',
+  'unsafe_cross_origin_links',
+  'plaintext_email',
+  'social',
+  'inline_css',
+] as const;
+
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key. */
+export interface CheckResult {
+  passed: boolean;
+  importance: Importance;
+  value: unknown;
+  errors?: Record<string, unknown>;
+}
+
+export type CheckResults = Record<CheckName, CheckResult>;
+
+export interface AnalysisResult {
+  result: number;
+  results: CheckResults;
+}
+
+/** What the CLI prints with --json and what the reports API stores. */
+export interface AnalysedPage extends AnalysisResult {
+  url: string;
+  project: string;
+  generated_at: string;
+}
+
+/** Response headers, lower-cased names, every value kept (multi-valued headers stay apart). */
+export type HeaderMap = Record<string, string[]>;
+
+/** Why a fetch failed; `message` is user-facing. */
+export type FetchFailureReason =
+  | 'invalid_url'
+  | 'dns'
+  | 'refused'
+  | 'timeout'
+  | 'tls'
+  | 'too_large'
+  | 'not_html'
+  | 'blocked_address'
+  | 'too_many_redirects'
+  | 'bad_status'
+  | 'bad_encoding'
+  | 'network';
+
+export type SideFetchOutcome<T> = T | { error: FetchFailureReason };
+
+/** robots.txt: status and (for 2xx) the first 500 KiB of its text. */
+export type RobotsFetch = SideFetchOutcome<{ url: string; status: number; body: string }>;
+/** The 404 probe: its URL and final status after redirects (body not read). */
+export type NotFoundProbe = { url: string; status: number } | { url: string; error: FetchFailureReason };
+/** /favicon.ico: null when the page declares an icon (then it is not fetched). */
+export type FaviconProbe = SideFetchOutcome<{ status: number; contentType: string | null }> | null;
+/** /sitemap.xml: null when robots.txt lists a sitemap. `bodyStart`: first bytes as text. */
+export type SitemapProbe =
+  | SideFetchOutcome<{ url: string; status: number; contentType: string | null; bodyStart: string }>
+  | null;
+
+/**
+ * Everything fetched for one report. Every check is a pure function of this plus the config,
+ * so checks can be tested from literals.
+ */
+export interface PageSnapshot {
+  requestedUrl: string;
+  /** The URL that finally answered, without its fragment. */
+  finalUrl: string;
+  status: number;
+  /** The final response's headers. */
+  headers: HeaderMap;
+  /** Body bytes on the wire: after de-chunking, before content decoding. */
+  wireBytes: number;
+  /** The decoded document. */
+  html: string;
+  /** The encoding used to decode `html` (a WHATWG encoding name, e.g. "utf-8", "windows-1252"). */
+  charsetUsed: string;
+  /** Seconds from the first request to the last body byte, 3 decimals. */
+  loadTime: number;
+  robots: RobotsFetch;
+  notFoundProbe: NotFoundProbe;
+  faviconProbe: FaviconProbe;
+  sitemapProbe: SitemapProbe;
+}

@@ -1,0 +1,72 @@
+// Words and title words (checks.md §4.3).
+
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  ('about after all also and any are but can for from had has have her his how into its more not our ' +
+    'out over than that the their them then there these they this those was were what when where which ' +
+    'who why will with you your').split(' '),
+);
+
+/** The words of a text, lower-cased, in order. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** Number of words, without building them. */
+export function countWords(text: string): number {
+  let n = 0;
+  WORD.lastIndex = 0;
+  while (WORD.test(text)) n++;
+  return n;
+}
+
+const WORD_CHAR_AT = /[\p{L}\p{M}\p{N}]/uy;
+
+/** Whether a word character starts at `i` (sticky regex: no allocation). */
+function wordCharAt(s: string, i: number): boolean {
+  WORD_CHAR_AT.lastIndex = i;
+  return i < s.length && WORD_CHAR_AT.test(s);
+}
+
+/** Whether a word character ends just before `i` (a surrogate pair is one character). */
+function wordCharBefore(s: string, i: number): boolean {
+  if (i <= 0) return false;
+  const low = s.charCodeAt(i - 1);
+  const pair = i >= 2 && low >= 0xdc00 && low <= 0xdfff && s.charCodeAt(i - 2) >= 0xd800 && s.charCodeAt(i - 2) <= 0xdbff;
+  return wordCharAt(s, pair ? i - 2 : i - 1);
+}
+
+/** Above this many candidates, one pass collecting every word beats a search per candidate. */
+const SEARCHES_BEFORE_ONE_PASS = 16;
+
+/**
+ * The `candidates` (lower-case words) that occur as words of `text`, in candidate order.
+ * A title has a few words: each is searched with indexOf and boundary tests rather than a RegExp
+ * (every new RegExp is compiled to machine code, which piled up tens of megabytes over a corpus).
+ * A title with many words (a hostile one may have thousands) gets one pass over the text instead.
+ */
+export function presentWords(text: string, candidates: string[]): string[] {
+  if (candidates.length === 0) return [];
+  const lower = text.toLowerCase();
+  if (candidates.length > SEARCHES_BEFORE_ONE_PASS) {
+    const words = new Set(lower.match(WORD));
+    return candidates.filter((word) => words.has(word));
+  }
+  return candidates.filter((word) => {
+    for (let i = lower.indexOf(word); i !== -1; i = lower.indexOf(word, i + 1)) {
+      if (!wordCharBefore(lower, i) && !wordCharAt(lower, i + word.length)) return true;
+    }
+    return false;
+  });
+}
+
+/** Title words: ≥ 3 code points, no stop words, deduplicated, in title order. */
+export function titleWordsOf(title: string | null): string[] {
+  if (title === null) return [];
+  const seen = new Set<string>();
+  for (const w of wordsOf(title)) {
+    if ([...w].length >= 3 && !STOP_WORDS.has(w)) seen.add(w);
+  }
+  return [...seen];
+}

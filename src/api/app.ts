@@ -1,0 +1,185 @@
+// The application factory: one Fastify instance with its storage, used by `serve`, the tests
+// (through inject() and a real listener) and the benchmarks.
+import { randomBytes, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { AppConfig } from '../config.js';
+import { analyzeUrl, type AnalyzeOptions } from '../analysis/analyze.js';
+import type { DatabaseHandle } from '../db/connection.js';
+import { ReportsRepository } from '../db/reports-repository.js';
+import { SettingsRepository } from '../db/settings-repository.js';
+import { UsersRepository } from '../db/users-repository.js';
+import { WebsitesRepository } from '../db/websites-repository.js';
+import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
+import { AnalysisPool } from '../reports/analysis-pool.js';
+import { notFoundPage, webRoutes } from '../web/routes.js';
+import { securityHeaders } from '../web/security-headers.js';
+import { authenticate } from './auth.js';
+import { registerDocs, registerOpenApi } from './docs.js';
+import { HttpError, errorBody, methodNotAllowed, notFound, rejectMalformedRequest, toHttpError } from './errors.js';
+import { parseFormEncoded, registerBodyParsers, requestInput, type Input } from './input.js';
+import { loggerOptions, OneLinePerRequest } from './logging.js';
+import { registerRateLimit } from './rate-limit.js';
+import { RouteTable } from './route-table.js';
+import { accountRoutes } from './routes/account.js';
+import { healthRoutes } from './routes/health.js';
+import { projectsRoutes } from './routes/projects.js';
+import { reportsRoutes, type Analyser } from './routes/reports.js';
+import { websitesRoutes } from './routes/websites.js';
+import { ErrorResponse } from './schemas/common.js';
+import { Account, CheckObject, Project, Report } from './schemas/reports.js';
+import { Website } from './schemas/websites.js';
+
+export interface AppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: NodeJS.WritableStream;
+  /** Tests only: a DNS resolver and connection hooks for the analyser (production uses the system's). */
+  analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
+}
+
+export interface Repositories {
+  users: UsersRepository;
+  websites: WebsitesRepository;
+  reports: ReportsRepository;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Longer request targets answer 414 (Apache's and nginx's usual limit is about 8 KB too). */
+export const MAX_URL_LENGTH = 8192;
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** False for routes hidden from the OpenAPI document (the docs UI's own assets). */
+  documented: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    input: Input;
+  }
+  interface FastifyInstance {
+    /** Every route, as registered (tests compare it with the OpenAPI document). */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
+export async function buildApp({ config, database, logStream, analysisHooks }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, logStream),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { querystringParser: (text: string) => parseFormEncoded(text), maxParamLength: 512 },
+    // Slow clients: the whole request must arrive within 30 s (the headers within 10 s, below).
+    requestTimeout: 30_000,
+    // Malformed paths (bad percent-encoding, over-long parameters) get the contract's error body.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const http = toHttpError(error);
+      reply.code(http.status).headers(http.headers).send(errorBody(http));
+    },
+    // Requests Node's HTTP parser refuses never reach a route: answer them in the same shape.
+    clientErrorHandler: rejectMalformedRequest,
+    // A caller's X-Request-Id is kept when sane, so logs can be joined across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
+  });
+
+  app.server.headersTimeout = 10_000; // slowloris: headers must arrive promptly
+
+  const repos: Repositories = {
+    users: new UsersRepository(database.db),
+    websites: new WebsitesRepository(database.db),
+    reports: new ReportsRepository(database.db, database.engine),
+  };
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
+  app.addHook('onClose', async () => redis?.disconnect());
+  const counter = new WindowCounter(redis, app.log);
+  const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs);
+  const analyse: Analyser = (url, signal) =>
+    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s }), signal);
+
+  // Schemas document the API (OpenAPI); validation.ts applies them with Laravel's semantics
+  // and responses are plain JSON, so Fastify's own compilers are pass-throughs.
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  for (const schema of [ErrorResponse, CheckObject, Report, Project, Account, Website]) app.addSchema(schema);
+
+  registerBodyParsers(app);
+  await registerOpenApi(app, config.version); // before the routes, which it documents
+
+  const routeTable = new RouteTable();
+  const registered: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registered);
+  app.addHook('onRoute', (route) => {
+    routeTable.add(route.url, route.method);
+    for (const method of [route.method].flat()) {
+      registered.push({ method, url: route.url, documented: !(route.schema as { hide?: boolean } | undefined)?.hide });
+    }
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.headers(securityHeaders(request.url.split('?')[0]));
+    if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, 'The request URL is too long.');
+  });
+
+  // While shutting down, every response closes its connection, so keep-alive clients cannot
+  // hold the server open (Fastify already refuses new requests with 503 then).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const http = toHttpError(error);
+    if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+    reply.code(http.status).headers(http.headers).send(errorBody(http));
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = routeTable.allowed(path);
+    if (allowed.length === 0) {
+      // People browsing get a page; API clients (and every non-GET) get the JSON error.
+      if (!path.startsWith('/api/') && (request.method === 'GET' || request.method === 'HEAD')) return notFoundPage(reply);
+      throw notFound();
+    }
+    if (request.method === 'OPTIONS') return reply.code(200).header('Allow', allowed.join(',')).send();
+    throw methodNotAllowed(request.method, path, allowed);
+  });
+
+  healthRoutes(app, database, config.version);
+  await registerDocs(app);
+  // Share-page cookies are signed with a secret kept in the database, so every instance agrees.
+  const cookieSecret = await new SettingsRepository(database.db).getOrCreate('share_cookie_secret', () =>
+    randomBytes(32).toString('base64url'),
+  );
+  await app.register(cookie, { secret: cookieSecret });
+  webRoutes(app, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis });
+
+  await app.register(
+    async (api) => {
+      api.decorateRequest('user', null);
+      api.decorateRequest('input', null as unknown as Input);
+      api.addHook('onRequest', authenticate(repos.users));
+      if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
+      api.addHook('preHandler', async (request) => {
+        request.input = requestInput(request.query, request.method === 'GET' || request.method === 'HEAD' ? null : request.body);
+      });
+      websitesRoutes(api, repos.websites);
+      reportsRoutes(api, { reports: repos.reports, analyse, bands: config.analysis.bands });
+      projectsRoutes(api, repos.reports);
+      accountRoutes(api, repos.reports, repos.websites);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,23 @@
+// Bearer API keys: every /api/v1 route runs this before anything else (a 401 carries no
+// rate-limit headers and does not count against the limit, as in Laravel).
+import type { FastifyRequest } from 'fastify';
+import { bearerToken, hashApiKey, hashesMatch } from '../security/api-keys.js';
+import type { UsersRepository, User } from '../db/users-repository.js';
+import { unauthenticated } from './errors.js';
+
+export function authenticate(users: UsersRepository) {
+  return async function requireApiKey(request: FastifyRequest): Promise<void> {
+    const token = bearerToken(request.headers.authorization);
+    if (token === null || token.length > 200) throw unauthenticated();
+    const hash = hashApiKey(token);
+    const user = await users.findByKeyHash(hash);
+    if (!user || !hashesMatch(user.api_key_hash, hash)) throw unauthenticated();
+    request.user = user;
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: User | null;
+  }
+}

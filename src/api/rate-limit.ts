@@ -1,0 +1,42 @@
+// Per-account API rate limiting with Laravel's headers (laravel-conventions.md §5), on
+// @fastify/rate-limit: counted after authentication (a 401 never counts), keyed by account,
+// in a fixed window shared by every instance through the WindowCounter.
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { WindowCounter } from '../limits/window-counter.js';
+import { tooManyAttempts } from './errors.js';
+
+const WINDOW_MS = 60_000;
+
+type IncrCallback = (error: Error | null, hit: { current: number; ttl: number } | null) => void;
+
+export async function registerRateLimit(api: FastifyInstance, perMinute: number, counter: WindowCounter): Promise<void> {
+  // The plugin's store interface, over the shared counter.
+  class Store {
+    incr(key: string, callback: IncrCallback, timeWindow: number): void {
+      counter.incr(`api:${key}`, timeWindow).then(
+        (hit) => callback(null, { current: hit.count, ttl: hit.ttl }),
+        (error: Error) => callback(error, null),
+      );
+    }
+
+    child(): Store {
+      return this;
+    }
+  }
+
+  await api.register(rateLimit, {
+    max: perMinute,
+    timeWindow: WINDOW_MS,
+    hook: 'preHandler', // after authentication, so the key is the account
+    keyGenerator: (request) => `account:${request.user?.id ?? request.ip}`,
+    store: Store as never,
+    skipOnError: true,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return tooManyAttempts(seconds, { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + seconds) });
+    },
+  });
+}

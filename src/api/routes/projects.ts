@@ -1,0 +1,66 @@
+// /api/v1/projects: an account's projects (the hosts its reports belong to) and their removal.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { ReportsRepository } from '../../db/reports-repository.js';
+import { notFound } from '../errors.js';
+import { listParams, listPath, paginate } from '../pagination.js';
+import { Envelope, Page, Paginated } from '../schemas/common.js';
+import { Project, ProjectListQuery } from '../schemas/reports.js';
+import { validate } from '../validation.js';
+import { errorResponses } from '../openapi-responses.js';
+
+export function projectsRoutes(app: FastifyInstance, reports: ReportsRepository): void {
+  const tags = ['projects'];
+
+  app.get(
+    '/projects',
+    {
+      schema: {
+        tags,
+        summary: "List the account's projects with their report counts",
+        querystring: Type.Object({ ...ProjectListQuery.properties, page: Type.Optional(Page) }),
+        response: { 200: Paginated(Type.Ref(Project)), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const p = listParams<'created_at' | 'project'>(validate(ProjectListQuery, request.input), request.input, 'created_at');
+      const { total, rows } = await reports.listProjects({
+        userId: request.user!.id,
+        search: p.search,
+        sortBy: p.sortBy,
+        sort: p.sort,
+        limit: p.perPage,
+        offset: p.offset,
+      });
+      return paginate({
+        items: rows,
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['search', p.search], ['sort_by', p.sortBy], ['sort', p.sort], ['per_page', p.perPage]],
+      });
+    },
+  );
+
+  app.delete<{ Params: { project: string } }>(
+    '/projects/:project',
+    {
+      schema: {
+        tags,
+        summary: "Delete a project: all of the account's reports in it",
+        params: Type.Object({ project: Type.String({ description: 'The project name (URL-encoded)' }) }),
+        response: {
+          200: Envelope(Type.Object({ project: Type.String(), deleted: Type.Integer({ description: 'Reports deleted' }) })),
+          ...errorResponses(401, 404, 429),
+        },
+      },
+    },
+    async (request) => {
+      const project = request.params.project;
+      const deleted = project.length > 255 ? 0 : await reports.deleteProject(request.user!.id, project);
+      if (deleted === 0) throw notFound('Project');
+      return { data: { project, deleted }, status: 200 };
+    },
+  );
+}

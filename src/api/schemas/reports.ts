@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import { CHECK_NAMES } from '../../analysis/types.js';
+import { Password, PerPage, Privacy, Search, Sort, Timestamp } from './common.js';
+
+export const CheckObject = Type.Object(
+  {
+    passed: Type.Boolean(),
+    importance: Type.String({ enum: ['high', 'medium', 'low'] }),
+    value: Type.Unknown({ description: 'null, string, number, array or object depending on the check' }),
+    errors: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Only on failure: one key naming the failure' }),
+    ),
+  },
+  { $id: 'CheckObject' },
+);
+
+export const Report = Type.Object(
+  {
+    id: Type.Integer(),
+    url: Type.String({ description: 'The analysed page (the final URL after redirects)' }),
+    project: Type.String({ description: 'The host of the url without a leading www.' }),
+    result: Type.Integer({ minimum: 0, maximum: 100, description: 'Overall score' }),
+    results: Type.Object(Object.fromEntries(CHECK_NAMES.map((name) => [name, Type.Ref(CheckObject)]))),
+    privacy: Type.Integer({ enum: [0, 1, 2] }),
+    password: Type.Boolean({ description: 'Whether a share-page password is set' }),
+    generated_at: Timestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Report' },
+);
+
+export const ReportListQuery = Type.Object({
+  search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the url or the project' }),
+  project: Type.Optional(Type.String({ maxLength: 255, description: 'Exact project name' })),
+  result: Type.Optional(Type.String({ enum: ['good', 'decent', 'bad'], description: 'Score band (see the README)' })),
+  sort_by: Type.Optional(Type.String({ enum: ['id', 'generated_at', 'url', 'result'], default: 'id' })),
+  sort: Type.Optional(Sort),
+  per_page: Type.Optional(PerPage),
+});
+
+export const ReportCreateBody = Type.Object({
+  url: Type.String({ maxLength: 2048, format: 'http-url', description: 'Page to analyse; a bare host gets https://' }),
+  privacy: Type.Optional({ ...Privacy, default: 1 }),
+  password: Type.Optional(Password),
+});
+
+export const ReportUpdateBody = Type.Object({
+  privacy: Type.Optional(Privacy),
+  password: Type.Optional(Password),
+  results: Type.Optional(Type.Boolean({ description: '1 re-runs the analysis and refreshes result, results and generated_at' })),
+});
+
+export const ProjectListQuery = Type.Object({
+  search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the project' }),
+  sort_by: Type.Optional(Type.String({ enum: ['created_at', 'project'], default: 'created_at' })),
+  sort: Type.Optional(Sort),
+  per_page: Type.Optional(PerPage),
+});
+
+export const Project = Type.Object(
+  {
+    project: Type.String(),
+    reports_count: Type.Integer(),
+    created_at: { ...Timestamp, description: 'When its first report was created' },
+    updated_at: { ...Timestamp, description: 'When one of its reports last changed' },
+  },
+  { $id: 'Project' },
+);
+
+export const Account = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    reports_count: Type.Integer(),
+    projects_count: Type.Integer(),
+    websites_count: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Account' },
+);

@@ -1,0 +1,45 @@
+// `rankscope <command>`: the one command-line entry (npm start runs `serve`).
+
+const USAGE = `Usage: rankscope <command>
+
+Commands:
+  serve                      start the API server (runs migrations first)
+  migrate                    apply pending database migrations
+  users create <email>       create an account; prints its API key on the last line
+  keys rotate <email>        issue a new API key for an account; the old one stops working
+  analyze <url…> [--json] [--concurrency N]
+                             analyse pages without a server or database
+`;
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr };
+
+export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'analyze': {
+      const { runAnalyze } = await import('./cli/analyze.js');
+      return runAnalyze(rest, io);
+    }
+    case 'serve':
+    case 'migrate':
+    case 'users':
+    case 'keys': {
+      const { runAdmin } = await import('./cli/admin.js');
+      return runAdmin(command, rest, io);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.stdout.write(USAGE);
+      return command === undefined ? 1 : 0;
+    default:
+      io.stderr.write(`rankscope: unknown command "${command}"\n\n${USAGE}`);
+      return 1;
+  }
+}

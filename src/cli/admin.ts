@@ -1,0 +1,60 @@
+// `serve`, `migrate`, `users create`, `keys rotate`: the commands that need the database.
+import type { CliIo } from '../cli.js';
+import { loadConfig, type AppConfig } from '../config.js';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/connection.js';
+import { UsersRepository } from '../db/users-repository.js';
+import { AccountError, createAccount, rotateKey } from '../accounts.js';
+
+async function withDatabase<T>(config: AppConfig, work: (db: DatabaseHandle, applied: string[]) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  try {
+    const applied = await migrateToLatest(database);
+    return await work(database, applied);
+  } finally {
+    await database.close();
+  }
+}
+
+export async function runAdmin(command: string, args: string[], io: CliIo): Promise<number> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    io.stderr.write(`rankscope: ${(error as Error).message}\n`);
+    return 1;
+  }
+  try {
+    switch (`${command} ${args[0] ?? ''}`.trim()) {
+      case 'migrate': {
+        const applied = await withDatabase(config, async (_db, names) => names);
+        io.stdout.write(applied.length ? applied.map((n) => `applied ${n}\n`).join('') : 'database is up to date\n');
+        return 0;
+      }
+      case 'users create': {
+        if (!args[1]) throw new AccountError('usage: rankscope users create <email>');
+        const { user, key } = await withDatabase(config, (db) => createAccount(new UsersRepository(db.db), args[1]));
+        io.stdout.write(`Created account ${user.email} (id ${user.id}). Its API key, shown only this once:\n${key}\n`);
+        return 0;
+      }
+      case 'keys rotate': {
+        if (!args[1]) throw new AccountError('usage: rankscope keys rotate <email>');
+        const key = await withDatabase(config, (db) => rotateKey(new UsersRepository(db.db), args[1]));
+        io.stdout.write(`Issued a new API key for ${args[1].trim().toLowerCase()}; the old one no longer works:\n${key}\n`);
+        return 0;
+      }
+      case 'serve': {
+        const { serve } = await import('../server.js');
+        return await serve(config, io);
+      }
+      default:
+        io.stderr.write(`rankscope: unknown command "${[command, ...args].join(' ')}" (see rankscope help)\n`);
+        return 1;
+    }
+  } catch (error) {
+    if (error instanceof AccountError) {
+      io.stderr.write(`rankscope: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+// Opens the database named by DATABASE_URL: `sqlite:<file>` (default, embedded) or
+// `postgres://…` (many stateless instances may share one PostgreSQL).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations.js';
+
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: DatabaseEngine;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  poolSize?: number;
+  /** PostgreSQL only: the schema to use (created if missing). Tests run each in their own. */
+  schema?: string;
+}
+
+export function engineOf(url: string): DatabaseEngine {
+  if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
+  if (/^sqlite:/i.test(url)) return 'sqlite';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`);
+}
+
+export function sqliteFileOf(url: string): string {
+  const path = url.replace(/^sqlite:(\/\/)?/i, '');
+  if (path === '' ) throw new Error('DATABASE_URL sqlite: needs a file path (or :memory:)');
+  return path;
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
+  const engine = engineOf(url);
+  if (engine === 'sqlite') {
+    const file = sqliteFileOf(url);
+    if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    // WAL lets readers run beside the writer; the busy timeout rides out another process's write lock.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    // Reports carry ~30 KB of results each: read them through a memory map and a larger page cache.
+    sqlite.pragma('mmap_size = 268435456');
+    sqlite.pragma('cache_size = -65536');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    return { db, engine, close: () => db.destroy() };
+  }
+
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client's error (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares a statement for every query; SQLite's prepare costs more than running a
+ * small lookup, so statements are kept by their SQL text (bounded; Kysely never streams here,
+ * so a cached statement is never busy when reused).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): SQLite.Statement {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which: name the
+  // connection's own, so databases in neighbouring schemas never mix.
+  const schema =
+    handle.engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0].schema
+      : undefined;
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.engine),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Keeps the query planner's statistics current: SQLite's `PRAGMA optimize` re-analyses the
+ * tables that changed enough to matter (without statistics it may, for instance, walk the
+ * generated_at index across every report to find one project's). PostgreSQL's autovacuum
+ * does this by itself.
+ */
+export async function refreshStatistics(handle: DatabaseHandle): Promise<void> {
+  if (handle.engine === 'sqlite') await sql`pragma optimize=0x10002`.execute(handle.db);
+}
+
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export { sql };

@@ -1,0 +1,137 @@
+// One ordered migration list for both engines. Only the identity column differs by dialect.
+import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
+import type { DatabaseEngine } from './connection.js';
+
+type IdBuilder = (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+
+function migrations(engine: DatabaseEngine): Record<string, Migration> {
+  const idType = engine === 'postgres' ? 'serial' : 'integer';
+  const id: IdBuilder = engine === 'postgres' ? (c) => c.primaryKey() : (c) => c.primaryKey().autoIncrement();
+
+  return {
+    '0001_accounts_websites_reports': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('users')
+          .addColumn('id', idType, id)
+          .addColumn('email', 'varchar(255)', (c) => c.notNull().unique())
+          .addColumn('api_key_hash', 'char(64)', (c) => c.notNull().unique())
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('websites')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('domain', 'varchar(255)', (c) => c.notNull())
+          .addColumn('privacy', 'integer', (c) => c.notNull())
+          .addColumn('password_hash', 'text')
+          .addColumn('email', 'integer')
+          .addColumn('exclude_bots', 'integer', (c) => c.notNull())
+          .addColumn('exclude_ips', 'text')
+          .addColumn('exclude_params', 'text')
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+          .addUniqueConstraint('websites_user_domain_unique', ['user_id', 'domain'])
+          .execute();
+        await db.schema.createIndex('websites_user_id').on('websites').columns(['user_id', 'id']).execute();
+
+        await db.schema
+          .createTable('reports')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('url', 'varchar(2048)', (c) => c.notNull())
+          .addColumn('project', 'varchar(255)', (c) => c.notNull())
+          .addColumn('result', 'integer', (c) => c.notNull())
+          .addColumn('results', 'text', (c) => c.notNull())
+          .addColumn('privacy', 'integer', (c) => c.notNull())
+          .addColumn('password_hash', 'text')
+          .addColumn('generated_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+          .execute();
+        // Every list is scoped to one account, then filtered or sorted by one of these.
+        await db.schema.createIndex('reports_user_id').on('reports').columns(['user_id', 'id']).execute();
+        await db.schema.createIndex('reports_user_project').on('reports').columns(['user_id', 'project', 'id']).execute();
+        await db.schema.createIndex('reports_user_result').on('reports').columns(['user_id', 'result', 'id']).execute();
+        await db.schema.createIndex('reports_user_generated').on('reports').columns(['user_id', 'generated_at', 'id']).execute();
+        await db.schema.createIndex('reports_user_url').on('reports').columns(['user_id', 'url', 'id']).execute();
+
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of ['settings', 'reports', 'websites', 'users']) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
+    '0002_reports_results_uncompressed': {
+      // PostgreSQL compresses values over ~2 KB (TOAST); reports' results are read far more often
+      // than written, so they are kept out of line but uncompressed. SQLite has no such setting.
+      async up(db: Kysely<any>) {
+        if (engine === 'postgres') await sql`alter table reports alter column results set storage external`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        if (engine === 'postgres') await sql`alter table reports alter column results set storage extended`.execute(db);
+      },
+    },
+    '0003_report_search_index': {
+      // `search` is a substring of the url or the project: a plain index cannot serve it, so at
+      // 100,000 reports every search scanned the table. Trigram indexes answer it in
+      // milliseconds: SQLite's FTS5 trigram tokenizer (kept in step by triggers), PostgreSQL's
+      // pg_trgm GIN indexes on lower(url) and lower(project). pg_trgm is a trusted extension;
+      // where it cannot be installed the migration carries on, and search scans as before.
+      async up(db: Kysely<any>) {
+        if (engine === 'sqlite') {
+          await sql`create virtual table reports_search using fts5(url, project, content='reports', content_rowid='id', tokenize='trigram')`.execute(db);
+          await sql`create trigger reports_search_insert after insert on reports begin
+            insert into reports_search(rowid, url, project) values (new.id, new.url, new.project); end`.execute(db);
+          await sql`create trigger reports_search_delete after delete on reports begin
+            insert into reports_search(reports_search, rowid, url, project) values ('delete', old.id, old.url, old.project); end`.execute(db);
+          await sql`create trigger reports_search_update after update of url, project on reports begin
+            insert into reports_search(reports_search, rowid, url, project) values ('delete', old.id, old.url, old.project);
+            insert into reports_search(rowid, url, project) values (new.id, new.url, new.project); end`.execute(db);
+          await sql`insert into reports_search(reports_search) values ('rebuild')`.execute(db);
+          return;
+        }
+        await sql`savepoint pg_trgm`.execute(db);
+        try {
+          await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+          await sql`release savepoint pg_trgm`.execute(db);
+        } catch {
+          await sql`rollback to savepoint pg_trgm`.execute(db);
+        }
+        const trgm = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+        if (trgm.rows[0].n === 0) return;
+        const ops = sql.raw('public.gin_trgm_ops');
+        await sql`create index reports_url_trigram on reports using gin (lower(url) ${ops})`.execute(db);
+        await sql`create index reports_project_trigram on reports using gin (lower(project) ${ops})`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        if (engine === 'sqlite') {
+          for (const trigger of ['reports_search_insert', 'reports_search_delete', 'reports_search_update']) {
+            await sql`drop trigger if exists ${sql.raw(trigger)}`.execute(db);
+          }
+          await sql`drop table if exists reports_search`.execute(db);
+        } else {
+          await sql`drop index if exists reports_url_trigram`.execute(db);
+          await sql`drop index if exists reports_project_trigram`.execute(db);
+        }
+      },
+    },
+  };
+}
+
+export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
+  return { getMigrations: async () => migrations(engine) };
+}
+
+/** Used by tests and the health check: a trivial round trip. */
+export async function ping(db: Kysely<any>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,200 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { Database, ReportsTable } from './schema.js';
+import type { DatabaseEngine } from './connection.js';
+import { containsIgnoringCase } from './like.js';
+import { prepared } from './prepared.js';
+import { nowTimestamp } from '../time.js';
+
+export type ReportRow = Selectable<ReportsTable>;
+/**
+ * A report as read for a response: `results` is the stored JSON text, as bytes on SQLite (read
+ * as a BLOB, it is copied rather than decoded into a string and encoded again on the way out).
+ */
+export type StoredReport = Omit<ReportRow, 'results'> & { results: string | Buffer };
+
+/**
+ * An FTS5 phrase: with the trigram tokenizer it matches the term as a case-insensitive substring
+ * of the url or the project (migration 0003); terms under 3 characters have no trigram, so
+ * they fall back to LIKE.
+ */
+function ftsPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+const COLUMNS = ['id', 'user_id', 'url', 'project', 'result', 'privacy', 'password_hash', 'generated_at', 'created_at', 'updated_at'] as const;
+export type NewReport = Omit<ReportRow, 'id' | 'created_at' | 'updated_at'>;
+export type ReportChanges = Omit<Updateable<ReportsTable>, 'id' | 'user_id' | 'url' | 'project' | 'created_at' | 'updated_at'>;
+
+export type ReportSortColumn = 'id' | 'generated_at' | 'url' | 'result';
+
+export interface ReportListQuery {
+  userId: number;
+  search: string | null;
+  project: string | null;
+  /** Inclusive lower and exclusive upper bound on `result` (a band), or null. */
+  resultRange: { min: number | null; below: number | null } | null;
+  sortBy: ReportSortColumn;
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface ProjectSummary {
+  project: string;
+  reports_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectListQuery {
+  userId: number;
+  search: string | null;
+  sortBy: 'created_at' | 'project';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export class ReportsRepository {
+  private readonly results;
+  /** Every GET /reports/{id} runs this: compiled once. */
+  private readonly byOwnerAndId;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: DatabaseEngine,
+  ) {
+    this.results = engine === 'sqlite' ? sql<Buffer>`cast(results as blob)`.as('results') : sql<string>`results`.as('results');
+    this.byOwnerAndId = prepared(
+      db,
+      db.selectFrom('reports').select([...COLUMNS, this.results]).where('user_id', '=', 0).where('id', '=', 0),
+    );
+  }
+
+  /**
+   * One count and one page query; every filter and sort has an index starting with user_id.
+   * The page picks its ids from an index first and only then reads those rows, so a deep
+   * page never walks the wide rows it skips (and the planner cannot prefer a table scan when
+   * one account holds most of the reports).
+   */
+  async list(q: ReportListQuery): Promise<{ total: number; rows: StoredReport[] }> {
+    let base = this.db.selectFrom('reports').where('user_id', '=', q.userId);
+    if (q.project !== null) base = base.where('project', '=', q.project);
+    if (q.search !== null) {
+      const term = q.search;
+      base =
+        this.engine === 'sqlite' && [...term].length >= 3
+          ? base.where(sql<boolean>`id in (select rowid from reports_search where reports_search match ${ftsPhrase(term)})`)
+          : base.where((eb) => eb.or([containsIgnoringCase('url', term), containsIgnoringCase('project', term)]));
+    }
+    if (q.resultRange) {
+      const { min, below } = q.resultRange;
+      if (min !== null) base = base.where('result', '>=', min);
+      if (below !== null) base = base.where('result', '<', below);
+    }
+    const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || q.offset >= total) return { total, rows: [] };
+    // id breaks ties, so the order is stable across pages
+    const order = q.sortBy === 'id' ? (['id'] as const) : ([q.sortBy, 'id'] as const);
+    let ids = base.select('id');
+    for (const column of order) ids = ids.orderBy(column, q.sort);
+    let rows = this.db.selectFrom('reports').select([...COLUMNS, this.results]).where('id', 'in', ids.limit(q.limit).offset(q.offset));
+    for (const column of order) rows = rows.orderBy(column, q.sort);
+    return { total, rows: await rows.execute() };
+  }
+
+  async find(userId: number, id: number): Promise<StoredReport | undefined> {
+    return (await this.byOwnerAndId(userId, id))[0];
+  }
+
+  /** The report with this id regardless of owner: the public share page decides by privacy. */
+  findById(id: number): Promise<StoredReport | undefined> {
+    return this.db.selectFrom('reports').select([...COLUMNS, this.results]).where('id', '=', id).executeTakeFirst();
+  }
+
+  create(report: NewReport): Promise<ReportRow> {
+    const now = nowTimestamp();
+    return this.db
+      .insertInto('reports')
+      .values({ ...report, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
+    return this.db
+      .updateTable('reports')
+      .set({ ...changes, updated_at: nowTimestamp() })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('reports').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async listProjects(q: ProjectListQuery): Promise<{ total: number; rows: ProjectSummary[] }> {
+    let base = this.db.selectFrom('reports').where('user_id', '=', q.userId);
+    if (q.search !== null) base = base.where(containsIgnoringCase('project', q.search));
+    const counted = await base
+      .select(sql<number>`count(distinct project)`.as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || q.offset >= total) return { total, rows: [] };
+    const rows = await base
+      .select((eb) => [
+        'project',
+        eb.fn.countAll().as('reports_count'),
+        eb.fn.min('created_at').as('created_at'),
+        eb.fn.max('updated_at').as('updated_at'),
+      ])
+      .groupBy('project')
+      .orderBy(q.sortBy === 'project' ? 'project' : sql`min(created_at)`, q.sort)
+      .orderBy('project', q.sort)
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute();
+    return {
+      total,
+      rows: rows.map((r) => ({
+        project: r.project,
+        reports_count: Number(r.reports_count),
+        created_at: String(r.created_at),
+        updated_at: String(r.updated_at),
+      })),
+    };
+  }
+
+  /** Deletes a project's reports; the number deleted (0: no such project). */
+  async deleteProject(userId: number, project: string): Promise<number> {
+    const result = await this.db.deleteFrom('reports').where('user_id', '=', userId).where('project', '=', project).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The reports of a website's share page: its domain, with or without `www.`, newest first. */
+  forDomain(userId: number, domain: string, limit = 1000): Promise<Pick<ReportRow, 'id' | 'url' | 'result' | 'privacy' | 'generated_at'>[]> {
+    const bare = domain.replace(/^www\./, '');
+    return this.db
+      .selectFrom('reports')
+      .select(['id', 'url', 'result', 'privacy', 'generated_at'])
+      .where('user_id', '=', userId)
+      .where('project', '=', bare)
+      .orderBy('generated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async countsFor(userId: number): Promise<{ reports: number; projects: number }> {
+    const row = await this.db
+      .selectFrom('reports')
+      .select((eb) => [eb.fn.countAll().as('reports'), sql<number>`count(distinct project)`.as('projects')])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { reports: Number(row.reports), projects: Number(row.projects) };
+  }
+}

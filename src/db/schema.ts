@@ -1,0 +1,55 @@
+// The database's tables as Kysely sees them. Timestamps are stored as the API's own text form
+// (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), which sorts correctly as text on both engines and keeps
+// microseconds that PostgreSQL and SQLite would otherwise round differently.
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  /** SHA-256 (hex) of the API key; the key itself is never stored. */
+  api_key_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebsitesTable {
+  id: Generated<number>;
+  user_id: number;
+  domain: string;
+  privacy: number;
+  /** argon2id hash of the share-page password, or null. */
+  password_hash: string | null;
+  email: number | null;
+  exclude_bots: number;
+  exclude_ips: string | null;
+  exclude_params: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  project: string;
+  result: number;
+  /** The 33 check objects as one JSON text: a list of reports decodes once per row. */
+  results: string;
+  privacy: number;
+  password_hash: string | null;
+  generated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  websites: WebsitesTable;
+  reports: ReportsTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,86 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, WebsitesTable } from './schema.js';
+import { containsIgnoringCase } from './like.js';
+import { nowTimestamp } from '../time.js';
+
+export type WebsiteRow = Selectable<WebsitesTable>;
+
+export interface WebsiteListQuery {
+  userId: number;
+  search: string | null;
+  sortBy: 'id' | 'domain';
+  sort: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export type NewWebsite = Omit<WebsiteRow, 'id' | 'created_at' | 'updated_at'>;
+export type WebsiteChanges = Omit<Updateable<WebsitesTable>, 'id' | 'user_id' | 'domain' | 'created_at' | 'updated_at'>;
+
+export class WebsitesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(q: WebsiteListQuery): Promise<{ total: number; rows: WebsiteRow[] }> {
+    let base = this.db.selectFrom('websites').where('user_id', '=', q.userId);
+    if (q.search !== null) base = base.where(containsIgnoringCase('domain', q.search));
+    const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || q.offset >= total) return { total, rows: [] };
+    let rows = base.selectAll().orderBy(q.sortBy, q.sort);
+    if (q.sortBy !== 'id') rows = rows.orderBy('id', q.sort); // a stable order across pages
+    return { total, rows: await rows.limit(q.limit).offset(q.offset).execute() };
+  }
+
+  find(userId: number, id: number): Promise<WebsiteRow | undefined> {
+    return this.db.selectFrom('websites').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The website with this id regardless of owner: the public share page decides by privacy. */
+  findById(id: number): Promise<WebsiteRow | undefined> {
+    return this.db.selectFrom('websites').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async domainTaken(userId: number, domain: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('websites')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Throws a unique violation when the account already has the domain (see db/errors.ts). */
+  create(website: NewWebsite): Promise<WebsiteRow> {
+    const now = nowTimestamp();
+    return this.db
+      .insertInto('websites')
+      .values({ ...website, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  update(userId: number, id: number, changes: WebsiteChanges): Promise<WebsiteRow | undefined> {
+    return this.db
+      .updateTable('websites')
+      .set({ ...changes, updated_at: nowTimestamp() })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('websites').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async countFor(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('websites')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,107 @@
+// Fixed-window counters (a window opens at a key's first hit, as Laravel's limiter does), kept
+// in Redis when one is configured so every instance shares them, and in process memory
+// otherwise, or while Redis is unreachable (then a warning is logged, at most every 30 s).
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+
+export interface Hit {
+  /** Hits in the current window, this one included (for peek: so far). */
+  count: number;
+  /** Milliseconds until the window closes. */
+  ttl: number;
+}
+
+/** INCR, and start the window's expiry on the first hit; returns [count, ms left]. */
+const INCR_SCRIPT = `
+local current = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {current, ttl}`;
+
+const PEEK_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+return {current, ttl}`;
+
+export function createRedisClient(url: string): Redis {
+  return new Redis(url, {
+    // Never queue or retry a counter update: an unreachable Redis must cost microseconds, not a hang.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 250,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+}
+
+class LocalWindows {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+
+  incr(key: string, windowMs: number): Hit {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.endsAt <= now) {
+      if (this.windows.size > 100_000) this.sweep(now);
+      w = { count: 0, endsAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    return { count: w.count, ttl: w.endsAt - now };
+  }
+
+  peek(key: string): Hit {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    return !w || w.endsAt <= now ? { count: 0, ttl: 0 } : { count: w.count, ttl: w.endsAt - now };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
+  }
+}
+
+export class WindowCounter {
+  private readonly local = new LocalWindows();
+  private lastWarning = 0;
+
+  constructor(
+    private readonly redis: Redis | null,
+    private readonly log: FastifyBaseLogger,
+    private readonly prefix = 'rankscope:',
+  ) {
+    redis?.on('error', (error) => this.warn(error));
+  }
+
+  /** Counts a hit on `key` in a window of `windowMs`. */
+  async incr(key: string, windowMs: number): Promise<Hit> {
+    const remote = await this.remote(INCR_SCRIPT, key, windowMs);
+    return remote ?? this.local.incr(key, windowMs);
+  }
+
+  /** The current window's count without adding a hit. */
+  async peek(key: string): Promise<Hit> {
+    const remote = await this.remote(PEEK_SCRIPT, key, 0);
+    return remote ?? this.local.peek(key);
+  }
+
+  private async remote(script: string, key: string, windowMs: number): Promise<Hit | null> {
+    if (!this.redis) return null;
+    if (this.redis.status !== 'ready') {
+      this.warn(new Error(`Redis connection is ${this.redis.status}`));
+      return null;
+    }
+    try {
+      const [count, ttl] = (await this.redis.eval(script, 1, this.prefix + key, windowMs)) as [number, number];
+      return { count, ttl: Math.max(ttl, 0) };
+    } catch (error) {
+      this.warn(error);
+      return null;
+    }
+  }
+
+  private warn(error: unknown): void {
+    if (Date.now() - this.lastWarning < 30_000) return;
+    this.lastWarning = Date.now();
+    this.log.warn({ err: error }, 'rate limiter: Redis unavailable, counting per instance until it returns');
+  }
+}

@@ -1,0 +1,7 @@
+// The share pages' renderers: pure functions from stored data to complete HTML documents.
+
+export { escapeHtml, safeHref } from './html.js';
+export { renderReportPage, type ShareReport, type ReportPageOptions } from './report.js';
+export { renderWebsitePage, type ShareWebsite, type WebsiteReportRow, type WebsitePageOptions } from './website.js';
+export { renderPasswordPage, renderNotFoundPage, renderTooManyAttemptsPage, type PasswordPageInput } from './pages.js';
+export { STYLESHEET_PATH } from './layout.js';

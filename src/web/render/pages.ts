@@ -1,0 +1,64 @@
+// The small share pages: password form, not found, too many attempts. None is for search
+// engines, so all carry noindex.
+
+import { formatWait } from './format.js';
+import { html } from './html.js';
+import { ICON_WARN } from './icons.js';
+import { renderDocument } from './layout.js';
+
+export interface PasswordPageInput {
+  kind: 'report' | 'website';
+  /** Not shown: the page is the resource's own path, which already names it. */
+  id: number;
+  /** The message to show after a failed attempt, e.g. "Incorrect password.". */
+  error?: string;
+}
+
+/** The password form; it posts field `password` back to the page's own path. */
+export function renderPasswordPage({ kind, error }: PasswordPageInput): string {
+  const what = kind === 'website' ? 'website' : 'report';
+  const invalid = error !== undefined && error !== '';
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Password required</h1>
+<p>This ${what} is protected. Enter its password to view it.</p>
+<form method="post">
+<div class="form-field">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${
+    invalid ? html` aria-invalid="true" aria-describedby="password-error"` : ''
+  }>
+${invalid ? html`<p class="error" id="password-error" role="alert">${ICON_WARN}${error}</p>` : ''}
+</div>
+<button class="button" type="submit">View ${what}</button>
+</form>
+</section>`;
+  return renderDocument(
+    { title: `Password required · Rankscope`, description: `This ${what} is protected by a password.`, noindex: true },
+    main,
+  );
+}
+
+/** The same page for unknown and private reports and websites: it reveals nothing. */
+export function renderNotFoundPage(): string {
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Page not found</h1>
+<p>This page does not exist, or it is not shared publicly.</p>
+</section>`;
+  return renderDocument(
+    { title: 'Page not found · Rankscope', description: 'This page does not exist, or it is not shared publicly.', noindex: true },
+    main,
+  );
+}
+
+/** After too many wrong passwords. */
+export function renderTooManyAttemptsPage(retryAfterSeconds: number): string {
+  const wait = formatWait(retryAfterSeconds);
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Too many attempts</h1>
+<p>Too many incorrect passwords were entered. Try again in ${wait}.</p>
+</section>`;
+  return renderDocument(
+    { title: 'Too many attempts · Rankscope', description: `Too many attempts. Try again in ${wait}.`, noindex: true },
+    main,
+  );
+}

@@ -1,0 +1,287 @@
+// A check's value (and the list its error carries) rendered for people: headings as an outline,
+// links and images as lists, structured data as nested property lists, long lists collapsed.
+//
+// Stored values may be any JSON: every view checks the shape it expects and answers
+// `undefined` when it does not recognise it, and the generic JSON view takes over.
+
+import { formatNumber } from '../../analysis/describe.js';
+import { html, safeHref, type HtmlValue, type SafeHtml } from './html.js';
+import { truncate } from './format.js';
+
+export interface ValueContext {
+  /** The report's URL: a value that merely repeats it is not shown again. */
+  pageUrl: string;
+  /** The one-line description already shown: a value it states in full is not repeated. */
+  described: string;
+}
+
+/** null: nothing worth showing; undefined: shape not recognised. */
+type View = (data: unknown, ctx: ValueContext) => SafeHtml | null | undefined;
+
+interface CheckView {
+  value?: View;
+  /** Caption and view for the payload of the failure's error key. */
+  error?: View;
+}
+
+const VISIBLE_ITEMS = 10;
+/** Lists up to this long are shown whole: "Show 2 more" would save nothing. */
+const COLLAPSE_OVER = 12;
+/** Beyond this, items are counted but not rendered, to keep pages light. */
+const MAX_ITEMS = 250;
+const MAX_TEXT = 500;
+const MAX_URL = 300;
+const MAX_DEPTH = 4;
+
+const EXTERNAL_REL = 'nofollow noopener noreferrer';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).length === 0);
+}
+
+const muted = (text: string) => html`<span class="muted">${text}</span>`;
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** A URL as a link when it is http(s), else as text: `javascript:` and friends are never links. */
+function urlView(url: unknown): SafeHtml {
+  const text = truncate(String(url), MAX_URL);
+  const href = safeHref(url);
+  return href ? html`<a class="url" href="${href}" rel="${EXTERNAL_REL}">${text}</a>` : html`<span class="url">${text}</span>`;
+}
+
+/** A list showing its first items and collapsing the rest into <details>, which needs no script. */
+function itemList(items: readonly unknown[], render: (item: unknown) => HtmlValue, noun: string, cls = 'items'): SafeHtml {
+  const rendered = items.slice(0, MAX_ITEMS).map((item) => html`<li>${render(item)}</li>`);
+  const head = rendered.length > COLLAPSE_OVER ? rendered.slice(0, VISIBLE_ITEMS) : rendered;
+  const rest = rendered.slice(head.length);
+  const omitted = items.length - rendered.length;
+  return html`<ul class="${cls}">${head}</ul>${
+    rest.length > 0 ? html`<details><summary>Show ${formatNumber(rest.length)} more ${noun}</summary><ul class="${cls}">${rest}</ul></details>` : ''
+  }${omitted > 0 ? html`<p class="muted">…and ${formatNumber(omitted)} more not shown.</p>` : ''}`;
+}
+
+function group(title: string | null, body: HtmlValue): SafeHtml {
+  return html`<div class="value-group">${title ? html`<h4>${title}</h4>` : ''}${body}</div>`;
+}
+
+function textItem(item: unknown): SafeHtml {
+  return typeof item === 'string' ? html`${truncate(item, MAX_TEXT)}` : jsonView(item, 1);
+}
+
+function codeItem(item: unknown): SafeHtml {
+  return typeof item === 'string' ? html`<code>${truncate(item, MAX_TEXT)}</code>` : jsonView(item, 1);
+}
+
+function urlItem(item: unknown): SafeHtml {
+  return typeof item === 'string' ? urlView(item) : jsonView(item, 1);
+}
+
+/** `{url, text}` as the page's text (or a placeholder) above its URL. */
+function linkItem(emptyText: string): (item: unknown) => SafeHtml {
+  return (item) => {
+    if (!isRecord(item)) return textItem(item);
+    const text = typeof item.text === 'string' ? item.text.trim() : '';
+    return html`<span class="item-text">${text ? truncate(text, MAX_TEXT) : muted(emptyText)}</span><span class="item-url">${urlView(item.url)}</span>`;
+  };
+}
+
+/** Generic, readable rendering of any JSON: objects as property lists, arrays as lists. */
+function jsonView(v: unknown, depth = 0): SafeHtml {
+  if (v === null || v === undefined) return muted('none');
+  if (typeof v === 'string') return safeHref(v) ? urlView(v) : html`${truncate(v, MAX_TEXT)}`;
+  if (typeof v === 'number') return html`${formatNumber(v)}`;
+  if (typeof v === 'boolean') return html`${v ? 'yes' : 'no'}`;
+  if (depth >= MAX_DEPTH) return muted('…');
+  if (Array.isArray(v)) {
+    if (v.length === 0) return muted('none');
+    if (v.every((x) => typeof x === 'string' && x.length <= 40 && !safeHref(x))) return itemList(v, textItem, 'items', 'chips');
+    return itemList(v, (x) => jsonView(x, depth + 1), 'items');
+  }
+  if (isRecord(v)) {
+    const entries = Object.entries(v);
+    if (entries.length === 0) return muted('none');
+    const props = (list: Array<[string, unknown]>) =>
+      html`<dl class="props">${list.map(([k, x]) => html`<dt>${truncate(k, 100)}</dt><dd>${jsonView(x, depth + 1)}</dd>`)}</dl>`;
+    const shown = entries.slice(0, MAX_ITEMS);
+    if (shown.length <= COLLAPSE_OVER) return props(shown);
+    const rest = shown.slice(VISIBLE_ITEMS);
+    return html`${props(shown.slice(0, VISIBLE_ITEMS))}<details><summary>Show ${formatNumber(rest.length)} more properties</summary>${props(rest)}</details>`;
+  }
+  return muted('unreadable value');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views by shape
+
+/** A string shown as a quote, unless the description already says it. */
+const textView: View = (v, ctx) => {
+  if (v === null) return null;
+  if (typeof v !== 'string') return undefined;
+  if (v.trim() === '' || ctx.described.includes(v)) return null;
+  return html`<p class="value-text">${truncate(v, MAX_TEXT)}</p>`;
+};
+
+/** A URL, unless it is the page itself or the description already says it. */
+const urlValueView: View = (v, ctx) => {
+  if (v === null) return null;
+  if (typeof v !== 'string') return undefined;
+  if (v === ctx.pageUrl || ctx.described.includes(v)) return null;
+  return html`<p>${urlView(v)}</p>`;
+};
+
+/** Numbers are stated, with units, by the description. */
+const numberView: View = (v) => (typeof v === 'number' ? null : undefined);
+
+const nothing: View = (v) => (isEmpty(v) ? null : undefined);
+
+/** The value repeats the error's list (image_keywords): shown once, with the error. */
+const sameAsError: View = (v) => (v === null || Array.isArray(v) ? null : undefined);
+
+function listView(caption: string | null, noun: string, item: (x: unknown) => SafeHtml, { skipIfDescribed = false } = {}): View {
+  return (v, ctx) => {
+    if (isEmpty(v)) return null;
+    if (!Array.isArray(v)) return undefined;
+    if (skipIfDescribed && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
+    return group(caption, itemList(v, item, noun));
+  };
+}
+
+function chipsView(caption: string | null, { skipIfDescribed = false } = {}): View {
+  return (v, ctx) => {
+    if (isEmpty(v)) return null;
+    if (!Array.isArray(v)) return undefined;
+    if (skipIfDescribed && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
+    return group(caption, itemList(v, textItem, 'words', 'chips'));
+  };
+}
+
+/** `{group: [...]}` with a caption per known group. */
+function groupsView(captions: Record<string, [string, string]>, item: (x: unknown) => SafeHtml): View {
+  return (v) => {
+    if (isEmpty(v)) return null;
+    if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return undefined;
+    return html`${Object.entries(v).map(([name, list]) => {
+      const [caption, noun] = Object.hasOwn(captions, name) ? captions[name] : [name, 'items'];
+      return group(`${caption} (${formatNumber((list as unknown[]).length)})`, itemList(list as unknown[], item, noun));
+    })}`;
+  };
+}
+
+const headingsView: View = (v) => {
+  if (isEmpty(v)) return null;
+  if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return undefined;
+  const levels = Object.keys(v).sort((a, b) => (/^h[1-6]$/.test(a) ? a : `z${a}`).localeCompare(/^h[1-6]$/.test(b) ? b : `z${b}`));
+  const rows = levels.flatMap((level) => (v[level] as unknown[]).map((text) => [level, text] as const));
+  return itemList(
+    rows,
+    (row) => {
+      const [level, text] = row as readonly [string, unknown];
+      const known = /^h[1-6]$/.test(level);
+      const label = typeof text === 'string' ? (text.trim() ? truncate(text, MAX_TEXT) : muted('(empty)')) : jsonView(text, 2);
+      return html`<span class="${known ? `level-${level[1]}` : ''}"><span class="tag">${truncate(level.toUpperCase(), 10)}</span>${label}</span>`;
+    },
+    'headings',
+    'outline',
+  );
+};
+
+const structuredView: View = (v) => {
+  if (isEmpty(v)) return null;
+  if (!isRecord(v)) return undefined;
+  return html`${Object.entries(v).map(([name, data]) => group(name, jsonView(data, 1)))}`;
+};
+
+const tagCountsView: View = (v, ctx) => {
+  if (!isRecord(v)) return undefined;
+  const tags = Object.entries(v);
+  if (tags.every(([tag]) => ctx.described.includes(`<${tag}>`))) return null;
+  return itemList(tags, (t) => {
+    const [tag, count] = t as [string, unknown];
+    return html`<code>&lt;${truncate(tag, 40)}&gt;</code> × ${typeof count === 'number' ? formatNumber(count) : jsonView(count, 2)}`;
+  }, 'tags', 'chips');
+};
+
+const REQUEST_GROUPS: Record<string, [string, string]> = {
+  JavaScripts: ['Scripts', 'scripts'],
+  CSS: ['Stylesheets', 'stylesheets'],
+  Images: ['Images', 'images'],
+  Iframes: ['Iframes', 'iframes'],
+  Media: ['Audio, video and embeds', 'media'],
+};
+
+const LINK_GROUPS: Record<string, [string, string]> = {
+  Internals: ['Internal links', 'links'],
+  Externals: ['External links', 'links'],
+};
+
+const CHECK_VIEWS: Record<string, CheckView> = {
+  title: { value: textView },
+  meta_description: { value: textView },
+  headings: { value: headingsView },
+  content_keywords: {
+    value: chipsView('Title words found in the text', { skipIfDescribed: true }),
+    error: chipsView('Title words looked for', { skipIfDescribed: true }),
+  },
+  // On failure the value and the error hold the same list: show it once.
+  image_keywords: { value: sameAsError, error: listView('Images without alt text', 'images', linkItem('no alt text')) },
+  image_format: { value: chipsView('Accepted formats', { skipIfDescribed: true }), error: listView('Images in older formats', 'images', linkItem('no alt text')) },
+  in_page_links: { value: groupsView(LINK_GROUPS, linkItem('no link text')) },
+  load_time: { value: numberView },
+  page_size: { value: numberView },
+  http_requests: { value: groupsView(REQUEST_GROUPS, urlItem) },
+  defer_javascript: { value: nothing, error: listView('Render-blocking scripts', 'scripts', urlItem) },
+  dom_size: { value: numberView },
+  text_compression: { value: numberView },
+  structured_data: { value: structuredView },
+  meta_viewport: { value: textView },
+  https_encryption: { value: urlValueView },
+  seo_friendly_url: { value: urlValueView },
+  language: { value: textView },
+  favicon: { value: urlValueView },
+  content_length: { value: numberView },
+  text_html_ratio: { value: numberView },
+  charset: { value: textView },
+  deprecated_html_tags: { value: nothing, error: tagCountsView },
+  '404_page': { value: urlValueView },
+  noindex: { value: textView },
+  robots: { value: nothing, error: listView('Blocking rule', 'rules', codeItem, { skipIfDescribed: true }) },
+  sitemap: { value: listView(null, 'sitemaps', urlItem, { skipIfDescribed: true }) },
+  mixed_content: { value: nothing, error: groupsView(REQUEST_GROUPS, urlItem) },
+  server_signature: { value: listView('Headers', 'headers', codeItem, { skipIfDescribed: true }) },
+  unsafe_cross_origin_links: { value: nothing, error: listView('Links opening a new tab without noopener', 'links', urlItem) },
+  plaintext_email: { value: nothing, error: listView('Addresses found', 'addresses', textItem, { skipIfDescribed: true }) },
+  social: { value: groupsView({}, linkItem('no link text')) },
+  inline_css: { value: nothing, error: listView('Style attributes', 'style attributes', codeItem) },
+};
+
+/** Falls back to the generic view, with a caption, when a view does not recognise the data. */
+function show(view: View | undefined, data: unknown, ctx: ValueContext, caption: string): SafeHtml | null {
+  const out = view?.(data, ctx);
+  if (out !== undefined) return out;
+  return isEmpty(data) ? null : group(caption, jsonView(data));
+}
+
+/** The evidence block of one check (its value, and its error's list), or null when there is none. */
+export function renderCheckValue(name: string, result: Record<string, unknown>, ctx: ValueContext): SafeHtml | null {
+  const views = Object.hasOwn(CHECK_VIEWS, name) ? CHECK_VIEWS[name] : {};
+  const parts: SafeHtml[] = [];
+  const value = show(views.value, result.value, ctx, 'Value');
+  if (value) parts.push(value);
+  if (result.passed !== true && isRecord(result.errors)) {
+    const [key] = Object.keys(result.errors);
+    const payload = key === undefined ? null : result.errors[key];
+    // Limits ({"max": "150"}) are stated by the description.
+    const isLimit = isRecord(payload) && Object.keys(payload).every((k) => k === 'min' || k === 'max');
+    // A known check without an error view carries nothing more (null, a limit, "https").
+    const known = Object.hasOwn(CHECK_VIEWS, name);
+    const error = isLimit || (known && !views.error) ? null : show(views.error, payload, ctx, 'Details');
+    if (error) parts.push(error);
+  }
+  return parts.length > 0 ? html`<div class="check-value">${parts}</div>` : null;
+}

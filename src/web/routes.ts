@@ -1,0 +1,137 @@
+// The HTML side: share pages of reports and websites (public, private = 404, or behind a
+// password), their stylesheet, and the service's robots.txt.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { createHash } from 'node:crypto';
+import type { AnalysisConfig } from '../analysis/config.js';
+import type { ReportsRepository } from '../db/reports-repository.js';
+import type { WebsitesRepository } from '../db/websites-repository.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import { verifyPassword } from '../security/passwords.js';
+import { STYLESHEET } from './assets/styles.js';
+import {
+  STYLESHEET_PATH,
+  renderNotFoundPage,
+  renderPasswordPage,
+  renderReportPage,
+  renderTooManyAttemptsPage,
+  renderWebsitePage,
+} from './render/index.js';
+import { grantAccess, hasAccess, sharePath, type Protected, type ShareKind } from './share-access.js';
+
+/** Wrong passwords allowed per client and page in a minute; the next attempt gets a 429. */
+export const MAX_WRONG_PASSWORDS = 5;
+const ATTEMPT_WINDOW_MS = 60_000;
+
+export interface WebDeps {
+  reports: ReportsRepository;
+  websites: WebsitesRepository;
+  counter: WindowCounter;
+  config: AnalysisConfig;
+}
+
+const PRIVATE = 1;
+const PASSWORD = 2;
+
+function sendPage(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
+}
+
+export const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, renderNotFoundPage());
+
+function idOf(raw: string): number | null {
+  return /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
+}
+
+const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
+  tags: ['pages'],
+  summary:
+    method === 'GET'
+      ? `The ${kind}'s share page (HTML): public, 404 when private, a password form when protected`
+      : `Unlock a password-protected ${kind} page (form field \`password\`)`,
+  security: [],
+  params: Type.Object({ id: Type.String({ pattern: '^[0-9]+$' }) }),
+  ...(method === 'POST' ? { body: Type.Object({ password: Type.String() }) } : {}),
+  produces: ['text/html'],
+});
+
+export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
+  const { reports, websites, counter, config } = deps;
+  const stylesheetTag = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
+
+  app.get(STYLESHEET_PATH, { schema: { tags: ['pages'], summary: 'The share pages\' stylesheet', security: [] } }, async (request, reply) => {
+    reply.header('ETag', stylesheetTag).header('Cache-Control', 'public, max-age=3600');
+    if (request.headers['if-none-match'] === stylesheetTag) return reply.code(304).send();
+    return reply.type('text/css; charset=utf-8').send(STYLESHEET);
+  });
+
+  app.get('/robots.txt', { schema: { tags: ['pages'], summary: 'robots.txt of this service', security: [] } }, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /api/\nDisallow: /docs\n'),
+  );
+
+  app.get('/', { schema: { tags: ['pages'], summary: 'Redirects to the API documentation', security: [] } }, async (_request, reply) =>
+    reply.redirect('/docs', 302),
+  );
+
+  /** Loads a share page's resource; null means "answer 404" (unknown or private). */
+  type Loader<T extends Protected> = (id: number) => Promise<T | undefined>;
+
+  function sharePage<T extends Protected>(kind: ShareKind, load: Loader<T>, render: (resource: T) => Promise<string>) {
+    const find = async (raw: string) => {
+      const id = idOf(raw);
+      const resource = id === null ? undefined : await load(id);
+      return resource && resource.privacy !== PRIVATE ? resource : null;
+    };
+
+    app.get<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'GET') }, async (request, reply) => {
+      const resource = await find(request.params.id);
+      if (!resource) return notFoundPage(reply);
+      if (resource.privacy === PASSWORD && !hasAccess(request, kind, resource)) {
+        return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
+      }
+      return sendPage(reply, 200, await render(resource));
+    });
+
+    app.post<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'POST') }, async (request, reply) => {
+      const resource = await find(request.params.id);
+      if (!resource) return notFoundPage(reply);
+      const path = sharePath(kind, resource.id);
+      if (resource.privacy !== PASSWORD) return reply.redirect(path, 303);
+      const attemptsKey = `share:${kind}:${resource.id}:${request.ip}`;
+      const attempts = await counter.peek(attemptsKey);
+      if (attempts.count >= MAX_WRONG_PASSWORDS) return tooMany(reply, attempts.ttl);
+      const password = passwordOf(request);
+      if (password !== null && resource.password_hash !== null && (await verifyPassword(resource.password_hash, password))) {
+        grantAccess(request, reply, kind, resource);
+        return reply.redirect(path, 303);
+      }
+      await counter.incr(attemptsKey, ATTEMPT_WINDOW_MS);
+      return sendPage(reply, 401, renderPasswordPage({ kind, id: resource.id, error: 'Incorrect password.' }));
+    });
+  }
+
+  sharePage('report', (id) => reports.findById(id), async (report) =>
+    renderReportPage({ ...report, results: JSON.parse(String(report.results)) as unknown }, { config }),
+  );
+
+  sharePage('website', (id) => websites.findById(id), async (website) => {
+    const rows = await reports.forDomain(website.user_id, website.domain);
+    return renderWebsitePage(
+      { id: website.id, domain: website.domain },
+      rows.map((r) => ({ id: r.id, url: r.url, result: r.result, generated_at: r.generated_at, isPublic: r.privacy === 0 })),
+      { config },
+    );
+  });
+}
+
+function passwordOf(request: FastifyRequest): string | null {
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const value = body && typeof body === 'object' ? body.password : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= 1024 ? value : null;
+}
+
+function tooMany(reply: FastifyReply, ttlMs: number) {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  reply.header('Retry-After', String(seconds));
+  return sendPage(reply, 429, renderTooManyAttemptsPage(seconds));
+}

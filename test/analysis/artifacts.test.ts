@@ -1,0 +1,126 @@
+// The shared artifacts: regions, visible text, element texts and URL resolution (checks.md §4).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildArtifacts } from '../../src/analysis/artifacts.js';
+import { MAX_TREE_DEPTH } from '../../src/analysis/html-parser.js';
+
+const at = 'http://example.test/dir/page.html';
+const build = (html: string, url = at) => buildArtifacts(html, url);
+
+test('visible text: block elements are spaced, inline ones are not', () => {
+  assert.equal(build('<body><p>one</p><p>two</p><b>un</b>der<br>x<div>y</div></body>').visibleText, 'one two under x y');
+});
+
+test('visible text: exactly the inline elements of §4.2 add no spaces', () => {
+  const inline = 'a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var';
+  const glued = inline.split(' ').map((tag) => `<${tag}>x</${tag}>`).join('');
+  assert.equal(build(`<body>${glued}</body>`).visibleText, 'x'.repeat(27)); // the 27 tags, one word
+  const spaced = ['p', 'div', 'li', 'label', 'button', 'td', 'img', 'wbr', 'br', 'h1', 'section', 'blockquote'];
+  assert.equal(build(`<body>${spaced.map((tag) => `<${tag}>x</${tag}>`).join('')}</body>`).visibleText, Array(12).fill('x').join(' '));
+});
+
+test('visible text: script, style, noscript, template and svg subtrees are skipped', () => {
+  const a = build('<body>a<script>s</script><style>t</style><noscript><p>n</p></noscript><template><p>t</p></template><svg><text>v</text></svg>b</body>');
+  assert.equal(a.visibleText, 'ab');
+});
+
+test('visible text: whitespace runs (U+00A0 and U+0085 included) collapse, trimmed', () => {
+  assert.equal(build('<body>\n  a \u00a0\u0085 b\t\n</body>').visibleText, 'a b');
+});
+
+test('visible text: the body region only, or the document minus the head', () => {
+  assert.equal(build('<html><head><title>T</title></head><body>B</body><p>after</p></html>').visibleText, 'B');
+  assert.equal(build('<html><head><title>T</title></head><p>no body</p></html>').visibleText, 'no body');
+  assert.equal(build('before<head><title>T</title></head>after').visibleText, 'before after');
+  assert.equal(build('<p>no head, no body</p>').visibleText, 'no head, no body');
+});
+
+test('regions: the first <head> and the first <body>', () => {
+  const a = build('<head><title>One</title></head><head><title>Two</title></head><body>x</body><body>y</body>');
+  assert.deepEqual(a.titles, ['One']);
+  assert.equal(a.visibleText, 'x');
+});
+
+test('regions: without a head, head lookups see the whole document', () => {
+  const a = build('<body><meta name="description" content="d"><link rel="icon" href="i.png"><title>T</title></body>');
+  assert.deepEqual(a.titles, ['T']);
+  assert.equal(a.headMetas.length, 1);
+  assert.equal(a.headLinks.length, 1);
+});
+
+test('the parser adds no implied elements and keeps noscript/template content as elements', () => {
+  const a = build('<noscript><img src="a.png"></noscript><template><a href="/t">t</a></template>');
+  assert.equal(a.elementCount, 4);
+  assert.equal(a.images.length, 1);
+  assert.equal(a.anchors.length, 1);
+  assert.equal(a.tagCounts.get('html'), undefined);
+});
+
+test('element text is collapsed descendant text; JSON-LD stays raw', () => {
+  const a = build('<a href="/x"> A <i>b</i>\n c </a><script type="application/ld+json"> {"a": 1}\n</script>');
+  assert.equal(a.anchors[0].text, 'A b c');
+  assert.deepEqual(a.schemaSources, [{ kind: 'json-ld', text: ' {"a": 1}\n' }]);
+});
+
+test('an element and the elements inside it each collect their text', () => {
+  const a = build('<h1>Title <a href="/x">link</a> end</h1>');
+  assert.equal(a.headings[0].text, 'Title link end');
+  assert.equal(a.anchors[0].text, 'link');
+});
+
+test('an unfinished tag at the end of input does not upset the element stack', () => {
+  const a = build('<body><h1>Head<span class="x');
+  assert.equal(a.headings[0].text, 'Head');
+  assert.equal(a.visibleText, 'Head');
+});
+
+test('resolution: against the final URL, directories and ports kept, fragments dropped', () => {
+  const a = build('', 'http://example.test:8080/dir/page');
+  assert.equal(a.resolve('x.png#f'), 'http://example.test:8080/dir/x.png');
+  assert.equal(a.resolve('//cdn.example/y'), 'http://cdn.example/y');
+  assert.equal(a.resolve('http://[bad'), 'http://[bad');
+  assert.deepEqual(a.target('http://[bad'), { url: null, reported: 'http://[bad', host: '', internal: false });
+  assert.equal(a.target('https://WWW.Cdn.example/x#y').host, 'cdn.example');
+});
+
+test('resolution: the first <base href> that resolves', () => {
+  const a = build('<base target="_top"><base href="http://[bad"><base href="/base/"><base href="https://ignored.example/">');
+  assert.equal(a.resolve('x'), 'http://example.test/base/x');
+});
+
+test('internal: http(s), same host ignoring case, one www. and the port', () => {
+  const a = build('', 'https://www.Example.test/');
+  const internal = (u: string) => a.target(u).internal;
+  assert.equal(internal('http://example.test:81/a'), true);
+  assert.equal(internal('https://WWW.example.test/'), true);
+  assert.equal(internal('https://www.www.example.test/'), false);
+  assert.equal(internal('https://sub.example.test/'), false);
+  assert.equal(internal('ftp://example.test/'), false);
+});
+
+test('title words: ≥ 3 code points, no stop words, deduplicated, title order', () => {
+  const a = build('<title>The Widgets for SALE, widgets and more: a to z of Ünïcode</title>');
+  assert.deepEqual(a.titleWords, ['widgets', 'sale', 'ünïcode']);
+});
+
+test('the tree is at most 512 deep: a deeper element becomes a sibling, as in Chromium', () => {
+  assert.equal(MAX_TREE_DEPTH, 512);
+  const a = build(`<body>${'<div>'.repeat(600)}x</body>`);
+  assert.equal(a.elementCount, 601);
+  assert.equal(a.visibleText, 'x');
+  // 600 nested links: each of the 89 innermost opened beside its predecessor, so holds only its own text
+  const links = build(`<body>${Array.from({ length: 600 }, (_, i) => `<a href="/${i}">${i}`).join('')}</body>`).anchors;
+  assert.equal(links.length, 600);
+  assert.equal(links[599].text, '599');
+  assert.equal(links[598].text, '598');
+  assert.equal(links[0].text, Array.from({ length: 600 }, (_, i) => i).join(''));
+});
+
+test('element texts are read up to 32 KiB; JSON-LD whole', () => {
+  const long = 'a'.repeat(40000);
+  const a = build(`<body><a href="/x">${long}</a><h1>${long}</h1><script type="application/ld+json">"${long}"</script></body>`);
+  assert.equal(a.anchors[0].text.length, 32768);
+  assert.equal(a.headings[0].text.length, 32768);
+  assert.equal(a.schemaSources[0].kind === 'json-ld' && a.schemaSources[0].text.length, 40002);
+});

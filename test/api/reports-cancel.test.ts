@@ -1,0 +1,47 @@
+// A client that disconnects mid-create must not leave its analysis running for nobody.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { testApp } from '../helpers/app.js';
+import { startSite } from '../helpers/pages.js';
+
+test('closing the connection during a create aborts the page fetch and stores nothing', async () => {
+  const t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' });
+  let pageSocketClosed: (() => void) | undefined;
+  const pageClosed = new Promise<void>((resolve) => (pageSocketClosed = resolve));
+  const site = await startSite({
+    '/slow.html': (req, res) => {
+      // headers now, the body never: the analyser waits on it until its own timeout (10 s)
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<html><head><title>slow</title>');
+      req.socket.on('close', () => pageSocketClosed!());
+    },
+  });
+  try {
+    const { key } = await t.account();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as { port: number };
+    const started = Date.now();
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/v1/reports',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    req.on('error', () => {});
+    req.end(`url=${encodeURIComponent(`${site.origin}/slow.html`)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    await pageClosed;
+    assert.ok(Date.now() - started < 5000, 'the analyser let go of the page long before its 10 s timeout');
+    // give the handler a moment to settle, then check nothing was stored
+    await new Promise((r) => setTimeout(r, 100));
+    const list = await t.call(key, { method: 'GET', url: '/api/v1/reports' });
+    assert.equal(list.json().meta.total, 0);
+    assert.ok(t.logs.some((l) => l.includes('analysis cancelled')));
+  } finally {
+    await t.close();
+    await site.close();
+  }
+});

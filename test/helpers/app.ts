@@ -1,0 +1,65 @@
+// Builds the real application on a fresh database, with its log lines captured for assertions.
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/api/app.js';
+import { loadConfig, type AppConfig } from '../../src/config.js';
+import { UsersRepository } from '../../src/db/users-repository.js';
+import { createAccount } from '../../src/accounts.js';
+import { testDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  config: AppConfig;
+  logs: string[];
+  users: UsersRepository;
+  /** A new account and its key. */
+  account(email?: string): Promise<{ id: number; email: string; key: string }>;
+  /** inject() with the bearer key and form encoding filled in. */
+  call(key: string, options: InjectOptions & { form?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+let accounts = 0;
+
+export async function testApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'analysisHooks'> = {}): Promise<TestApp> {
+  const db = await testDatabase();
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp({ config, database: db.handle, logStream, ...options });
+  await app.ready();
+  const users = new UsersRepository(db.handle.db);
+  return {
+    app,
+    db,
+    config,
+    logs,
+    users,
+    async account(email) {
+      const { user, key } = await createAccount(users, email ?? `user${++accounts}-${process.pid}@example.com`);
+      return { id: user.id, email: user.email, key };
+    },
+    call(key, { form, headers, ...options }) {
+      return app.inject({
+        ...options,
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: 'application/json',
+          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          ...headers,
+        },
+        ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await db.cleanup();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Headless Chromium (Debian's package) driven by playwright-core, for the browser tests.
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Why browser tests cannot run here, or false. CI installs chromium first (.ci/run). */
+export const noBrowser: string | false = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // Without the background-networking flags Chromium keeps trying to reach Google's hosts.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: `test-results/${name}.png`, fullPage: true });
+}
