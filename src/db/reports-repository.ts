@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, ReportsTable } from './schema.js';
 import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
+import { canMatchStoredText } from './text.js';
 import { prepared } from './prepared.js';
 import { nowTimestamp } from '../time.js';
 
@@ -19,6 +20,11 @@ export type StoredReport = Omit<ReportRow, 'results'> & { results: string | Buff
  */
 function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
+}
+
+/** Every non-null filter term can match some stored text (see db/text.ts). */
+function canMatchAll(...terms: (string | null)[]): boolean {
+  return terms.every((t) => t === null || canMatchStoredText(t));
 }
 
 const COLUMNS = ['id', 'user_id', 'url', 'project', 'result', 'privacy', 'password_hash', 'generated_at', 'created_at', 'updated_at'] as const;
@@ -78,6 +84,7 @@ export class ReportsRepository {
    * one account holds most of the reports).
    */
   async list(q: ReportListQuery): Promise<{ total: number; rows: StoredReport[] }> {
+    if (!canMatchAll(q.search, q.project)) return { total: 0, rows: [] };
     let base = this.db.selectFrom('reports').where('user_id', '=', q.userId);
     if (q.project !== null) base = base.where('project', '=', q.project);
     if (q.search !== null) {
@@ -138,6 +145,7 @@ export class ReportsRepository {
   }
 
   async listProjects(q: ProjectListQuery): Promise<{ total: number; rows: ProjectSummary[] }> {
+    if (!canMatchAll(q.search)) return { total: 0, rows: [] };
     let base = this.db.selectFrom('reports').where('user_id', '=', q.userId);
     if (q.search !== null) base = base.where(containsIgnoringCase('project', q.search));
     const counted = await base
@@ -171,6 +179,7 @@ export class ReportsRepository {
 
   /** Deletes a project's reports; the number deleted (0: no such project). */
   async deleteProject(userId: number, project: string): Promise<number> {
+    if (!canMatchStoredText(project)) return 0;
     const result = await this.db.deleteFrom('reports').where('user_id', '=', userId).where('project', '=', project).executeTakeFirst();
     return Number(result.numDeletedRows);
   }

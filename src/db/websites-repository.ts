@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, WebsitesTable } from './schema.js';
 import { containsIgnoringCase } from './like.js';
+import { canMatchStoredText } from './text.js';
 import { nowTimestamp } from '../time.js';
 
 export type WebsiteRow = Selectable<WebsitesTable>;
@@ -21,6 +22,7 @@ export class WebsitesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async list(q: WebsiteListQuery): Promise<{ total: number; rows: WebsiteRow[] }> {
+    if (q.search !== null && !canMatchStoredText(q.search)) return { total: 0, rows: [] };
     let base = this.db.selectFrom('websites').where('user_id', '=', q.userId);
     if (q.search !== null) base = base.where(containsIgnoringCase('domain', q.search));
     const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();

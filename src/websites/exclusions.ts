@@ -32,7 +32,8 @@ export function normalizeIpList(text: string): ListOutcome {
   return { ok: true, value: out.length ? out.join('\n') : null };
 }
 
-const PARAM_NAME = /^[^\s&=#?]{1,255}$/;
+// no control characters (PostgreSQL text cannot even hold U+0000) and no lone surrogates
+const PARAM_NAME = /^[^\s\p{Cc}\p{Cs}&=#?]{1,255}$/u;
 
 export function normalizeParamList(text: string): ListOutcome {
   const out = entries(text);

@@ -11,7 +11,7 @@ const NAMES = [
 const interesting = fc.constantFrom(
   '', ' ', '0', '1', '2', '3', '-1', '10', '25', '100', '1.0', '1e3', '99999999999999999999', 'asc', 'desc', 'id',
   'domain', 'url', 'result', 'good', 'bad', 'decent', 'example.com', 'https://www.example.com/x', 'münchen.de',
-  '127.0.0.1', '10.0.0.0/8', '::1', 'null', 'true', '%', '%%', '%zz', '&', '=', '\u0000', '\ud800', '<script>', "' OR 1=1 --",
+  '127.0.0.1', '10.0.0.0/8', '::1', 'null', 'true', '%', '%%', '%zz', '&', '=', '\u0000', 'ab\u0000cd', 'example.com\u0000', '\u0001\u007f', '\ud800', '<script>', "' OR 1=1 --",
   'a'.repeat(300), '\n\n1.2.3.4\n',
 );
 
@@ -38,6 +38,6 @@ export const jsonBody = fc.oneof(
 
 export const pathId = fc.oneof(
   fc.nat().map(String),
-  fc.constantFrom('0', '-1', 'abc', '1.5', '99999999999999999999', '%2e%2e', '%00', '1%20', '2147483648'),
+  fc.constantFrom('0', '-1', 'abc', '1.5', '99999999999999999999', '%2e%2e', '%00', 'a%00b', 'example.com%00', '1%20', '2147483648'),
   fc.string({ minLength: 1, maxLength: 20 }).map(pct),
 );
