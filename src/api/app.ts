@@ -121,10 +121,12 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
       registered.push({ method, url: route.url, documented: !(route.schema as { hide?: boolean } | undefined)?.hide });
     }
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks where nothing is awaited: every request runs them, and an async
+  // hook costs a promise and a microtask turn each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.headers(securityHeaders(request.url.split('?')[0]));
-    if (request.url.length > MAX_URL_LENGTH) throw new HttpError(414, 'The request URL is too long.');
+    done(request.url.length > MAX_URL_LENGTH ? new HttpError(414, 'The request URL is too long.') : undefined);
   });
 
   // While shutting down, every response closes its connection, so keep-alive clients cannot
@@ -133,8 +135,9 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -161,8 +164,11 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
   const cookieSecret = await new SettingsRepository(database.db).getOrCreate('share_cookie_secret', () =>
     randomBytes(32).toString('base64url'),
   );
-  await app.register(cookie, { secret: cookieSecret });
-  webRoutes(app, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis });
+  // Cookies exist only for the share pages, so only their scope parses and signs them.
+  await app.register(async (web) => {
+    await web.register(cookie, { secret: cookieSecret });
+    webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis });
+  });
 
   await app.register(
     async (api) => {
@@ -170,8 +176,9 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
       api.decorateRequest('input', null as unknown as Input);
       api.addHook('onRequest', authenticate(repos.users));
       if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
-      api.addHook('preHandler', async (request) => {
+      api.addHook('preHandler', (request, _reply, done) => {
         request.input = requestInput(request.query, request.method === 'GET' || request.method === 'HEAD' ? null : request.body);
+        done();
       });
       websitesRoutes(api, repos.websites);
       reportsRoutes(api, { reports: repos.reports, analyse, bands: config.analysis.bands });
