@@ -1,15 +1,20 @@
-// Every setting the service reads from the environment (the README lists them all).
+// Every setting the service reads from the environment (the README lists them all), validated
+// in one pass before anything else happens: a bad value stops the start with a message naming
+// the variable, and every bad value is reported at once.
 import { readFileSync } from 'node:fs';
-import { analysisConfigFromEnv, type AnalysisConfig } from './analysis/config.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 
 export interface AppConfig {
   host: string;
   port: number;
   databaseUrl: string;
   databasePoolSize: number;
-  /** Honour X-Forwarded-Proto/Host/For (only behind a proxy you control). */
-  trustProxy: boolean;
-  logLevel: string;
+  /**
+   * How many proxies in front of the service to trust (0 = none): the client address is then
+   * the Nth entry from the right of X-Forwarded-For (contract "Tracking").
+   */
+  trustProxy: number;
+  logLevel: LogLevel;
   rateLimitPerMinute: number;
   redisUrl: string | null;
   /** Concurrent analyses per instance, and how long a create may wait for a slot. */
@@ -23,22 +28,109 @@ export interface AppConfig {
   version: string;
 }
 
-type Env = Record<string, string | undefined>;
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-function intSetting(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new Error(`${name} must be an integer between ${min} and ${max}, got "${env[name]}"`);
+/**
+ * Every request body the API documents fits in this many bytes, however it is encoded (its
+ * longest fields at their maximum length, every character percent-encoded from 4 UTF-8 bytes),
+ * so a valid request never meets a 413.
+ */
+export const MIN_BODY_LIMIT = 256 * 1024;
+
+export type Env = Record<string, string | undefined>;
+
+/** Thrown with every problem found, one line each, each naming its variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.length === 1 ? problems[0] : `invalid settings:\n  ${problems.join('\n  ')}`);
   }
-  return Number(raw);
 }
 
-function boolSetting(env: Env, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase() ?? '';
-  if (raw === '' || ['0', 'false', 'no', 'off'].includes(raw)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+/** Reads variables, recording a problem (and returning the default) instead of throwing. */
+export class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  private problem<T>(name: string, expected: string, fallback: T): T {
+    this.problems.push(`${name} must be ${expected}, got "${withoutCredentials(this.env[name] ?? '')}"`);
+    return fallback;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optionalString(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) return this.problem(name, `an integer from ${min} to ${max}`, fallback);
+    return n;
+  }
+
+  number(name: string, fallback: number, min = 0): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) return this.problem(name, `a number ≥ ${min}`, fallback);
+    return n;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.raw(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    return this.problem(name, 'true or false', fallback);
+  }
+
+  oneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+    const raw = this.raw(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    return (values as readonly string[]).includes(raw) ? (raw as T) : this.problem(name, `one of ${values.join(', ')}`, fallback);
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const raw = this.raw(name);
+    return raw === undefined ? fallback : raw.split(/[\s,]+/).filter(Boolean);
+  }
+
+  /** A value `parse` turns into T, or throws with what was expected. */
+  custom<T>(name: string, fallback: T, parse: (raw: string) => T): T {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    try {
+      return parse(raw);
+    } catch (error) {
+      return this.problem(name, (error as Error).message, fallback);
+    }
+  }
+
+  /** Adds a problem that involves several variables. */
+  add(message: string): void {
+    this.problems.push(message);
+  }
+
+  /** Throws a ConfigError naming every problem found so far. */
+  done(): void {
+    if (this.problems.length > 0) throw new ConfigError(this.problems);
+  }
+}
+
+/** A value as it may be echoed: whatever stands between `//` and `@` (user:password) is masked. */
+function withoutCredentials(value: string): string {
+  return value.replace(/\/\/[^/]*@/, '//***@');
 }
 
 export const VERSION: string = (() => {
@@ -50,21 +142,108 @@ export const VERSION: string = (() => {
   }
 })();
 
+/** `sqlite:<file>` or `postgres://…`; the password is never echoed back in a message. */
+function databaseUrl(raw: string): string {
+  if (/^postgres(ql)?:\/\//i.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new Error('a valid postgres:// URL');
+    }
+    return raw;
+  }
+  if (/^sqlite:.+/i.test(raw)) return raw;
+  throw new Error('sqlite:<file> or postgres://user:pass@host:port/database');
+}
+
+/**
+ * TRUST_PROXY: a hop count. `true` means one proxy; a bare number N trusts N proxies. (Passing
+ * the string on to Fastify would be read as an address list, and `true` there trusts every hop.)
+ */
+function proxyHops(raw: string): number {
+  const v = raw.toLowerCase();
+  if (['0', 'false', 'no', 'off'].includes(v)) return 0;
+  if (['true', 'yes', 'on'].includes(v)) return 1;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  throw new Error('false, true (one proxy) or the number of proxies in front of the service (0–99)');
+}
+
+function analysisSettings(r: EnvReader): AnalysisConfig {
+  const d = DEFAULT_CONFIG;
+  const config: AnalysisConfig = {
+    limits: {
+      minTitle: r.int('REPORT_LIMIT_MIN_TITLE', d.limits.minTitle),
+      maxTitle: r.int('REPORT_LIMIT_MAX_TITLE', d.limits.maxTitle),
+      minWords: r.int('REPORT_LIMIT_MIN_WORDS', d.limits.minWords),
+      minTextRatio: r.int('REPORT_LIMIT_MIN_TEXT_RATIO', d.limits.minTextRatio),
+      maxLinks: r.int('REPORT_LIMIT_MAX_LINKS', d.limits.maxLinks),
+      loadTime: r.number('REPORT_LIMIT_LOAD_TIME', d.limits.loadTime),
+      pageSize: r.int('REPORT_LIMIT_PAGE_SIZE', d.limits.pageSize),
+      httpRequests: r.int('REPORT_LIMIT_HTTP_REQUESTS', d.limits.httpRequests),
+      maxDomNodes: r.int('REPORT_LIMIT_MAX_DOM_NODES', d.limits.maxDomNodes),
+      imageFormats: r.list('REPORT_LIMIT_IMAGE_FORMATS', d.limits.imageFormats),
+      deprecatedTags: r.list('REPORT_LIMIT_DEPRECATED_HTML_TAGS', d.limits.deprecatedTags).map((t) => t.toLowerCase()),
+      inlineCssSample: r.int('REPORT_INLINE_CSS_SAMPLE', d.limits.inlineCssSample, 1),
+    },
+    weights: {
+      high: r.number('REPORT_SCORE_HIGH', d.weights.high),
+      medium: r.number('REPORT_SCORE_MEDIUM', d.weights.medium),
+      low: r.number('REPORT_SCORE_LOW', d.weights.low),
+    },
+    bands: {
+      good: r.int('REPORT_BAND_GOOD', d.bands.good, 0, 100),
+      decent: r.int('REPORT_BAND_DECENT', d.bands.decent, 0, 100),
+    },
+    request: {
+      userAgent: r.string('REQUEST_USER_AGENT', d.request.userAgent),
+      robotsToken: r.string('REQUEST_ROBOTS_TOKEN', d.request.robotsToken),
+      timeoutMs: Math.round(r.number('REQUEST_TIMEOUT', d.request.timeoutMs / 1000, 1) * 1000),
+      maxRedirects: r.int('REQUEST_MAX_REDIRECTS', d.request.maxRedirects, 0, 100),
+      sideMaxRedirects: d.request.sideMaxRedirects,
+      maxBodyBytes: r.int('REQUEST_MAX_BODY', d.request.maxBodyBytes, 1024),
+      maxCompressionRatio: d.request.maxCompressionRatio,
+      ratioGuardAfterBytes: d.request.ratioGuardAfterBytes,
+      allowPrivateAddresses: r.bool('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses),
+    },
+  };
+  if (config.bands.decent > config.bands.good) r.add('REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD');
+  if (config.limits.minTitle > config.limits.maxTitle) r.add('REPORT_LIMIT_MIN_TITLE must not exceed REPORT_LIMIT_MAX_TITLE');
+  return config;
+}
+
+/** The service's settings; throws a ConfigError naming every invalid variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
-  return {
-    host: env.HOST?.trim() || '127.0.0.1',
-    port: intSetting(env, 'PORT', 8080, 0, 65535),
-    databaseUrl: env.DATABASE_URL?.trim() || 'sqlite:data/rankscope.db',
-    databasePoolSize: intSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    trustProxy: boolSetting(env, 'TRUST_PROXY'),
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
-    rateLimitPerMinute: intSetting(env, 'RATE_LIMIT_PER_MINUTE', 60),
-    redisUrl: env.REDIS_URL?.trim() || null,
-    analysisConcurrency: intSetting(env, 'ANALYSIS_CONCURRENCY', 8, 1, 1000),
-    analysisQueueTimeoutMs: intSetting(env, 'ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,
-    bodyLimit: intSetting(env, 'BODY_LIMIT', 64 * 1024, 1024, 100 * 1024 * 1024),
-    adminEmail: env.ADMIN_EMAIL?.trim() || 'admin@localhost',
-    analysis: analysisConfigFromEnv(env),
+  const r = new EnvReader(env);
+  const config: AppConfig = {
+    host: r.string('HOST', '127.0.0.1'),
+    port: r.int('PORT', 8080, 0, 65535),
+    databaseUrl: r.custom('DATABASE_URL', 'sqlite:data/rankscope.db', databaseUrl),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, 1, 1000),
+    trustProxy: r.custom('TRUST_PROXY', 0, proxyHops),
+    logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    rateLimitPerMinute: r.int('RATE_LIMIT_PER_MINUTE', 60),
+    redisUrl: r.custom('REDIS_URL', null, (raw) => {
+      if (!/^rediss?:\/\/[^\s]+$/i.test(raw)) throw new Error('a redis:// or rediss:// URL');
+      return raw;
+    }),
+    analysisConcurrency: r.int('ANALYSIS_CONCURRENCY', 8, 1, 1000),
+    analysisQueueTimeoutMs: r.int('ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,
+    bodyLimit: r.int('BODY_LIMIT', MIN_BODY_LIMIT, MIN_BODY_LIMIT, 100 * 1024 * 1024),
+    adminEmail: r.custom('ADMIN_EMAIL', 'admin@localhost', (raw) => {
+      if (!/^[^\s@]+@[^\s@]+$/.test(raw) || raw.length > 255) throw new Error('an e-mail address');
+      return raw.toLowerCase();
+    }),
+    analysis: analysisSettings(r),
     version: VERSION,
   };
+  r.done();
+  return config;
+}
+
+/** The engine's settings alone (`rankscope analyze` needs no server or database settings). */
+export function loadAnalysisConfig(env: Env = process.env): AnalysisConfig {
+  const r = new EnvReader(env);
+  const config = analysisSettings(r);
+  r.done();
+  return config;
 }

@@ -1,8 +1,28 @@
-// Timestamps in the API's form: UTC, six fractional digits, trailing Z (Carbon's toJSON()).
+// Time for the whole service: one injectable clock (tests move it; production reads the system
+// clock), and timestamps in the API's form: UTC, six fractional digits, trailing Z (Carbon's
+// toJSON()).
 
-/** Now, with the microseconds the clock has (performance.now() is sub-millisecond). */
-export function nowTimestamp(): string {
-  const ms = performance.timeOrigin + performance.now();
+export interface Clock {
+  /** Milliseconds since the epoch, with the sub-millisecond fraction the clock has. */
+  now(): number;
+}
+
+/** The system clock, with microseconds (performance.now() is sub-millisecond). */
+export const systemClock: Clock = { now: () => performance.timeOrigin + performance.now() };
+
+/** A clock that stands still until moved: for tests. */
+export function fixedClock(start: number | Date): Clock & { set(ms: number | Date): void; advance(ms: number): void } {
+  let current = typeof start === 'number' ? start : start.getTime();
+  return {
+    now: () => current,
+    set: (ms) => (current = typeof ms === 'number' ? ms : ms.getTime()),
+    advance: (ms) => (current += ms),
+  };
+}
+
+/** Now, in the API's timestamp form. */
+export function nowTimestamp(clock: Clock = systemClock): string {
+  const ms = clock.now();
   const whole = Math.floor(ms);
   const micros = Math.floor((ms - whole) * 1000);
   return formatTimestamp(new Date(whole), micros);

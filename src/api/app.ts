@@ -12,10 +12,12 @@ import { UsersRepository } from '../db/users-repository.js';
 import { WebsitesRepository } from '../db/websites-repository.js';
 import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
+import { systemClock, type Clock } from '../time.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
-import { registerDocs, registerOpenApi } from './docs.js';
+import { registerDocs } from './docs.js';
+import { registerOpenApi } from './openapi.js';
 import { HttpError, errorBody, methodNotAllowed, notFound, rejectMalformedRequest, toHttpError } from './errors.js';
 import { parseFormEncoded, registerBodyParsers, requestInput, type Input } from './input.js';
 import { loggerOptions, OneLinePerRequest } from './logging.js';
@@ -37,6 +39,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Tests only: a DNS resolver and connection hooks for the analyser (production uses the system's). */
   analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
+  /** Where time comes from; the system clock by default (tests move their own). */
+  clock?: Clock;
 }
 
 export interface Repositories {
@@ -46,6 +50,8 @@ export interface Repositories {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Methods whose unmatched requests the not-found handler answers (it never needs their body). */
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Longer request targets answer 414 (Apache's and nginx's usual limit is about 8 KB too). */
 export const MAX_URL_LENGTH = 8192;
 
@@ -66,10 +72,12 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ config, database, logStream, analysisHooks }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream, analysisHooks, clock = systemClock }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
-    trustProxy: config.trustProxy,
+    // A hop count (never `true`, which trusts every X-Forwarded-For entry): request.ip is then
+    // the Nth address from the right, the one rule every limit and log uses.
+    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     bodyLimit: config.bodyLimit,
     routerOptions: { querystringParser: (text: string) => parseFormEncoded(text), maxParamLength: 512 },
     // Slow clients: the whole request must arrive within 30 s (the headers within 10 s, below).
@@ -125,8 +133,17 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
   // hook costs a promise and a microtask turn each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    reply.headers(securityHeaders(request.url.split('?')[0]));
-    done(request.url.length > MAX_URL_LENGTH ? new HttpError(414, 'The request URL is too long.') : undefined);
+    const path = request.url.split('?')[0];
+    reply.headers(securityHeaders(path));
+    if (request.url.length > MAX_URL_LENGTH) return done(new HttpError(414, 'The request URL is too long.'));
+    // An unmatched request with a method that may carry a body (POST, QUERY, PROPFIND…) is
+    // answered before Fastify tries to parse a body for it: 405 with Allow on a known path
+    // (Laravel's router), 404 elsewhere.
+    if (request.is404 && !BODYLESS.has(request.method)) {
+      const allowed = routeTable.allowed(path);
+      return done(allowed.length === 0 ? notFound() : methodNotAllowed(request.method, path, allowed));
+    }
+    done();
   });
 
   // While shutting down, every response closes its connection, so keep-alive clients cannot
@@ -167,7 +184,7 @@ export async function buildApp({ config, database, logStream, analysisHooks }: A
   // Cookies exist only for the share pages, so only their scope parses and signs them.
   await app.register(async (web) => {
     await web.register(cookie, { secret: cookieSecret });
-    webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis });
+    webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis, clock });
   });
 
   await app.register(

@@ -9,7 +9,8 @@ export type Input = Record<string, RawValue>;
 /** PHP's max_input_vars: pairs past this are ignored, as PHP does. */
 export const MAX_INPUT_VARS = 1000;
 
-function decodeComponent(s: string): string {
+/** A form or query component as PHP's urldecode reads it (`+` is a space). */
+export function decodeComponent(s: string): string {
   const plus = s.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(plus);
@@ -23,6 +24,12 @@ function decodeComponent(s: string): string {
       }
     });
   }
+}
+
+/** The parameter a decoded key sets: `a[]` and `a[x]` set `a`; `.` and space become `_` (PHP). */
+export function baseName(decodedKey: string): string {
+  const bracket = decodedKey.indexOf('[');
+  return (bracket > 0 ? decodedKey.slice(0, bracket) : decodedKey).replace(/[. ]/g, '_');
 }
 
 /**
@@ -40,7 +47,7 @@ export function parseFormEncoded(text: string): Input {
     const rawKey = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
     const value = eq === -1 ? '' : decodeComponent(pair.slice(eq + 1));
     const bracket = rawKey.indexOf('[');
-    const name = (bracket > 0 ? rawKey.slice(0, bracket) : rawKey).replace(/[. ]/g, '_');
+    const name = baseName(rawKey);
     if (name === '' || name === '__proto__') continue;
     if (bracket > 0) {
       const existing = out[name];
@@ -54,7 +61,8 @@ export function parseFormEncoded(text: string): Input {
   return out;
 }
 
-const UNTRIMMED = new Set(['password', 'password_confirmation', 'current_password']);
+/** Fields kept exactly as sent (a password may begin or end with a space). */
+export const UNTRIMMED = new Set(['password', 'password_confirmation', 'current_password', 'new_password']);
 
 function normalizeValue(key: string, value: RawValue): RawValue {
   if (typeof value === 'string') {

@@ -19,6 +19,9 @@ export interface PaginatedBody<T> {
     to: number | null;
     total: number;
   };
+  /** Also at the top level, as Laravel's plain paginator has them (Pipedream's phpRank app reads them there). */
+  current_page: number;
+  last_page: number;
   status: 200;
 }
 
@@ -92,7 +95,7 @@ export interface PageOptions {
   query: [string, string | number | null][];
 }
 
-/** `links` and `meta` of a page (everything but `data`). */
+/** `links`, `meta` and the top-level page numbers of a page (everything but `data` and `status`). */
 export function pagination({ count, total, page, perPage, path, query }: PageOptions): Omit<PaginatedBody<never>, 'data' | 'status'> {
   const lastPage = Math.max(Math.ceil(total / perPage), 1);
   const base = query
@@ -121,6 +124,8 @@ export function pagination({ count, total, page, perPage, path, query }: PageOpt
       to: from === null ? null : from + count - 1,
       total,
     },
+    current_page: page,
+    last_page: lastPage,
   };
 }
 

@@ -3,7 +3,8 @@
 // Several URLs: one JSON object per line (JSON Lines), in the order given.
 import { parseArgs } from 'node:util';
 import { analyzeUrl, normalizeTargetUrl } from '../analysis/analyze.js';
-import { analysisConfigFromEnv, type AnalysisConfig } from '../analysis/config.js';
+import type { AnalysisConfig } from '../analysis/config.js';
+import { loadAnalysisConfig } from '../config.js';
 import { describeCheck } from '../analysis/describe.js';
 import { FetchError } from '../analysis/errors.js';
 import { bandOf, type Band } from '../analysis/score.js';
@@ -157,7 +158,7 @@ export async function runAnalyze(args: string[], io: CliIo): Promise<number> {
   }
   let config: AnalysisConfig;
   try {
-    config = analysisConfigFromEnv();
+    config = loadAnalysisConfig();
   } catch (error) {
     io.stderr.write(`rankscope analyze: ${(error as Error).message}\n`);
     return 2;

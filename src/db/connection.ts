@@ -1,6 +1,6 @@
 // Opens the database named by DATABASE_URL: `sqlite:<file>` (default, embedded) or
 // `postgres://…` (many stateless instances may share one PostgreSQL).
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -38,7 +38,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const engine = engineOf(url);
   if (engine === 'sqlite') {
     const file = sqliteFileOf(url);
-    if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
+    if (file !== ':memory:') createPrivateFile(file);
     const sqlite = new SQLite(file);
     // WAL lets readers run beside the writer; the busy timeout rides out another process's write lock.
     sqlite.pragma('journal_mode = WAL');
@@ -72,6 +72,19 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine, close: () => db.destroy() };
+}
+
+/**
+ * The database holds key hashes and password hashes: a new file is created readable by its
+ * owner only (0600, whatever the umask). SQLite gives its -wal and -shm files the same mode.
+ */
+function createPrivateFile(file: string): void {
+  mkdirSync(dirname(resolve(file)), { recursive: true });
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 /**

@@ -184,14 +184,19 @@ export class ReportsRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** The reports of a website's share page: its domain, with or without `www.`, newest first. */
-  forDomain(userId: number, domain: string, limit = 1000): Promise<Pick<ReportRow, 'id' | 'url' | 'result' | 'privacy' | 'generated_at'>[]> {
+  /**
+   * The reports a website's share page lists: its domain, with or without `www.`, newest
+   * first, and only those that are public themselves (a private or password report never
+   * shows on a public page).
+   */
+  publicForDomain(userId: number, domain: string, limit = 1000): Promise<Pick<ReportRow, 'id' | 'url' | 'result' | 'privacy' | 'generated_at'>[]> {
     const bare = domain.replace(/^www\./, '');
     return this.db
       .selectFrom('reports')
       .select(['id', 'url', 'result', 'privacy', 'generated_at'])
       .where('user_id', '=', userId)
       .where('project', '=', bare)
+      .where('privacy', '=', 0)
       .orderBy('generated_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

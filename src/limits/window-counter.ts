@@ -18,6 +18,13 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {current, ttl}`;
 
+/** Takes back one hit of a window that is still open (never below zero, never reopens one). */
+const DECR_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current > 0 then current = redis.call('DECR', KEYS[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+return {current, ttl}`;
+
 const PEEK_SCRIPT = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
@@ -49,6 +56,14 @@ class LocalWindows {
     return { count: w.count, ttl: w.endsAt - now };
   }
 
+  decr(key: string): Hit {
+    const now = Date.now();
+    const w = this.windows.get(key);
+    if (!w || w.endsAt <= now) return { count: 0, ttl: 0 };
+    if (w.count > 0) w.count--;
+    return { count: w.count, ttl: w.endsAt - now };
+  }
+
   peek(key: string): Hit {
     const now = Date.now();
     const w = this.windows.get(key);
@@ -76,6 +91,12 @@ export class WindowCounter {
   async incr(key: string, windowMs: number): Promise<Hit> {
     const remote = await this.remote(INCR_SCRIPT, key, windowMs);
     return remote ?? this.local.incr(key, windowMs);
+  }
+
+  /** Takes back one hit (an attempt counted before it was known to be harmless). */
+  async decr(key: string): Promise<Hit> {
+    const remote = await this.remote(DECR_SCRIPT, key, 0);
+    return remote ?? this.local.decr(key);
   }
 
   /** The current window's count without adding a hit. */

@@ -8,15 +8,19 @@ import type { ReportsRepository } from '../db/reports-repository.js';
 import type { WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { verifyPassword } from '../security/passwords.js';
+import type { Clock } from '../time.js';
 import { STYLESHEET } from './assets/styles.js';
 import {
   STYLESHEET_PATH,
+  renderForbiddenPage,
   renderNotFoundPage,
   renderPasswordPage,
   renderReportPage,
   renderTooManyAttemptsPage,
   renderWebsitePage,
 } from './render/index.js';
+import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
+import { isSameOriginPost } from './same-origin.js';
 import { grantAccess, hasAccess, sharePath, type Protected, type ShareKind } from './share-access.js';
 
 /** Wrong passwords allowed per client and page in a minute; the next attempt gets a 429. */
@@ -28,6 +32,7 @@ export interface WebDeps {
   websites: WebsitesRepository;
   counter: WindowCounter;
   config: AnalysisConfig;
+  clock: Clock;
 }
 
 const PRIVATE = 1;
@@ -43,6 +48,8 @@ function idOf(raw: string): number | null {
   return /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
 }
 
+const notFoundResponse = documentResponse('Unknown or private: the same page for both');
+
 const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
   tags: ['pages'],
   summary:
@@ -50,26 +57,44 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
       ? `The ${kind}'s share page (HTML): public, 404 when private, a password form when protected`
       : `Unlock a password-protected ${kind} page (form field \`password\`)`,
   security: [],
-  params: Type.Object({ id: Type.String({ pattern: '^[0-9]+$' }) }),
-  ...(method === 'POST' ? { body: Type.Object({ password: Type.String() }) } : {}),
-  produces: ['text/html'],
+  params: Type.Object({ id: Type.String({ description: 'The id (anything else answers 404)' }) }),
+  ...(method === 'GET'
+    ? { response: { 200: documentResponse(`The ${kind}, or its password form`), 404: notFoundResponse } }
+    : {
+        body: Type.Object({ password: Type.Optional(Type.String({ description: 'The page password (a missing or wrong one answers 401)' })) }),
+        response: {
+          303: emptyResponse('Unlocked (or not protected): back to the page, with a cookie that opens it for 12 hours'),
+          401: documentResponse('Wrong password: the form again'),
+          403: documentResponse('Sent from another site: refused'),
+          404: notFoundResponse,
+          429: documentResponse('Too many wrong passwords: try again after Retry-After seconds'),
+        },
+      }),
 });
 
 export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
-  const { reports, websites, counter, config } = deps;
+  const { reports, websites, counter, config, clock } = deps;
   const stylesheetTag = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
 
-  app.get(STYLESHEET_PATH, { schema: { tags: ['pages'], summary: 'The share pages\' stylesheet', security: [] } }, async (request, reply) => {
+  const stylesheetSchema = {
+    tags: ['pages'],
+    summary: "The pages' stylesheet",
+    security: [],
+    response: { 200: documentResponse('The stylesheet', 'text/css'), 304: emptyResponse('Not modified (If-None-Match)') },
+  };
+  app.get(STYLESHEET_PATH, { schema: stylesheetSchema }, async (request, reply) => {
     reply.header('ETag', stylesheetTag).header('Cache-Control', 'public, max-age=3600');
     if (request.headers['if-none-match'] === stylesheetTag) return reply.code(304).send();
     return reply.type('text/css; charset=utf-8').send(STYLESHEET);
   });
 
-  app.get('/robots.txt', { schema: { tags: ['pages'], summary: 'robots.txt of this service', security: [] } }, async (_request, reply) =>
+  const robotsSchema = { tags: ['pages'], summary: 'robots.txt of this service', security: [], response: { 200: documentResponse('robots.txt', 'text/plain') } };
+  app.get('/robots.txt', { schema: robotsSchema }, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /api/\nDisallow: /docs\n'),
   );
 
-  app.get('/', { schema: { tags: ['pages'], summary: 'Redirects to the API documentation', security: [] } }, async (_request, reply) =>
+  const rootSchema = { tags: ['pages'], summary: 'Redirects to the API documentation', security: [], response: { 302: emptyResponse('To /docs') } };
+  app.get('/', { schema: rootSchema }, async (_request, reply) =>
     reply.redirect('/docs', 302),
   );
 
@@ -86,26 +111,30 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
     app.get<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'GET') }, async (request, reply) => {
       const resource = await find(request.params.id);
       if (!resource) return notFoundPage(reply);
-      if (resource.privacy === PASSWORD && !hasAccess(request, kind, resource)) {
+      if (resource.privacy === PASSWORD && !hasAccess(request, kind, resource, clock)) {
         return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
       }
       return sendPage(reply, 200, await render(resource));
     });
 
     app.post<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'POST') }, async (request, reply) => {
+      // Login CSRF: another site must not unlock a page in a visitor's browser.
+      if (!isSameOriginPost(request)) return sendPage(reply, 403, renderForbiddenPage());
       const resource = await find(request.params.id);
       if (!resource) return notFoundPage(reply);
       const path = sharePath(kind, resource.id);
       if (resource.privacy !== PASSWORD) return reply.redirect(path, 303);
+      // The attempt is counted before the (slow) verification, atomically, so parallel guesses
+      // cannot all pass a check made before any of them was counted.
       const attemptsKey = `share:${kind}:${resource.id}:${request.ip}`;
-      const attempts = await counter.peek(attemptsKey);
-      if (attempts.count >= MAX_WRONG_PASSWORDS) return tooMany(reply, attempts.ttl);
+      const attempt = await counter.incr(attemptsKey, ATTEMPT_WINDOW_MS);
+      if (attempt.count > MAX_WRONG_PASSWORDS) return tooMany(reply, attempt.ttl);
       const password = passwordOf(request);
       if (password !== null && resource.password_hash !== null && (await verifyPassword(resource.password_hash, password))) {
-        grantAccess(request, reply, kind, resource);
+        await counter.decr(attemptsKey); // only wrong passwords count against the limit
+        grantAccess(request, reply, kind, resource, clock);
         return reply.redirect(path, 303);
       }
-      await counter.incr(attemptsKey, ATTEMPT_WINDOW_MS);
       return sendPage(reply, 401, renderPasswordPage({ kind, id: resource.id, error: 'Incorrect password.' }));
     });
   }
@@ -115,7 +144,7 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
   );
 
   sharePage('website', (id) => websites.findById(id), async (website) => {
-    const rows = await reports.forDomain(website.user_id, website.domain);
+    const rows = await reports.publicForDomain(website.user_id, website.domain);
     return renderWebsitePage(
       { id: website.id, domain: website.domain },
       rows.map((r) => ({ id: r.id, url: r.url, result: r.result, generated_at: r.generated_at, isPublic: r.privacy === 0 })),

@@ -14,7 +14,9 @@ export function securityHeaders(path: string): Record<string, string> {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    // Not `no-referrer`: with it, browsers send `Origin: null` even on this site's own form
+    // posts, which would blind the CSRF check (same-origin.ts); no referrer leaves this origin.
+    'Referrer-Policy': 'same-origin',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
   };

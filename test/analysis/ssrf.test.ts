@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fetchSnapshot } from '../../src/analysis/analyze.js';
-import { analysisConfigFromEnv, DEFAULT_CONFIG, type AnalysisConfig } from '../../src/analysis/config.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from '../../src/analysis/config.js';
+import { loadAnalysisConfig } from '../../src/config.js';
 import { FetchError } from '../../src/analysis/errors.js';
 import {
   isPublicAddress,
@@ -229,7 +230,7 @@ describe('refused targets make no connection', () => {
   });
 
   test('ALLOW_PRIVATE_ADDRESSES=true lifts the guard', async () => {
-    const config = analysisConfigFromEnv({ ALLOW_PRIVATE_ADDRESSES: 'true' });
+    const config = loadAnalysisConfig({ ALLOW_PRIVATE_ADDRESSES: 'true' });
     assert.equal(config.request.allowPrivateAddresses, true);
     const log = connectionLog();
     const { snapshot } = await fetchSnapshot(`http://127.1:${port}/`, { config, resolver, guard: log });

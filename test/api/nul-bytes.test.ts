@@ -2,8 +2,8 @@
 // to store, and a filter holding it matches nothing. Same answers on SQLite and PostgreSQL.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { seedReport } from '../helpers/seed.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { ReportsRepository } from '../../src/db/reports-repository.js';
 
 describe('NUL characters in input', () => {
   let t: TestApp;
@@ -12,11 +12,7 @@ describe('NUL characters in input', () => {
     t = await testApp();
     const account = await t.account();
     key = account.key;
-    const repo = new ReportsRepository(t.db.handle.db, t.db.handle.engine);
-    await repo.create({
-      user_id: account.id, url: 'https://abcd.example/', project: 'abcd.example', result: 50, results: '{}', privacy: 1,
-      password_hash: null, generated_at: '2024-01-01T00:00:00.000000Z',
-    });
+    await seedReport(t.db.handle, account.id, { url: 'https://abcd.example/', privacy: 1, result: 50, generated_at: '2024-01-01T00:00:00.000000Z' });
     const site = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'abcd.example' } });
     assert.equal(site.statusCode, 201);
   });

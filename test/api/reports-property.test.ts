@@ -4,10 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { seedReport } from '../helpers/seed.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { formEncoded, jsonBody, pathId } from '../helpers/arbitraries.js';
 import { offlineAnalysis } from '../helpers/offline.js';
-import { ReportsRepository } from '../../src/db/reports-repository.js';
 
 function assertContractShape(res: LightMyRequestResponse): void {
   assert.ok(res.statusCode < 500, `status ${res.statusCode}: ${res.body.slice(0, 300)}`);
@@ -27,10 +27,7 @@ describe('reports, projects and account routes under random input', () => {
     t = await testApp({ REQUEST_TIMEOUT: '2' }, offlineAnalysis);
     const account = await t.account();
     key = account.key;
-    const row = await new ReportsRepository(t.db.handle.db, t.db.handle.engine).create({
-      user_id: account.id, url: 'https://own.example/', project: 'own.example', result: 50, results: '{}', privacy: 1,
-      password_hash: null, generated_at: '2024-01-01T00:00:00.000000Z',
-    });
+    const row = await seedReport(t.db.handle, account.id, { url: 'https://own.example/', privacy: 1, result: 50, generated_at: '2024-01-01T00:00:00.000000Z' });
     ownId = row.id;
   });
   after(() => t.close());

@@ -48,6 +48,8 @@ describe('websites list', () => {
         to: null,
         total: 0,
       },
+      current_page: 1,
+      last_page: 1,
       status: 200,
     });
   });

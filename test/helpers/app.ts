@@ -6,6 +6,7 @@ import { loadConfig, type AppConfig } from '../../src/config.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { createAccount } from '../../src/accounts.js';
 import { testDatabase, type TestDatabase } from './database.js';
+import { watchResponses, type ResponseContract } from './contract.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -13,6 +14,8 @@ export interface TestApp {
   config: AppConfig;
   logs: string[];
   users: UsersRepository;
+  /** Every response checked against the published OpenAPI document (asserted on close). */
+  contract: ResponseContract;
   /** A new account and its key. */
   account(email?: string): Promise<{ id: number; email: string; key: string }>;
   /** inject() with the bearer key and form encoding filled in. */
@@ -22,7 +25,7 @@ export interface TestApp {
 
 let accounts = 0;
 
-export async function testApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'analysisHooks'> = {}): Promise<TestApp> {
+export async function testApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'analysisHooks' | 'clock'> = {}): Promise<TestApp> {
   const db = await testDatabase();
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];
@@ -33,6 +36,7 @@ export async function testApp(env: Record<string, string> = {}, options: Pick<Ap
     },
   });
   const app = await buildApp({ config, database: db.handle, logStream, ...options });
+  const contract = watchResponses(app);
   await app.ready();
   const users = new UsersRepository(db.handle.db);
   return {
@@ -41,6 +45,7 @@ export async function testApp(env: Record<string, string> = {}, options: Pick<Ap
     config,
     logs,
     users,
+    contract,
     async account(email) {
       const { user, key } = await createAccount(users, email ?? `user${++accounts}-${process.pid}@example.com`);
       return { id: user.id, email: user.email, key };
@@ -60,6 +65,7 @@ export async function testApp(env: Record<string, string> = {}, options: Pick<Ap
     async close() {
       await app.close();
       await db.cleanup();
+      contract.assertClean();
     },
   };
 }

@@ -48,7 +48,9 @@ test('an empty list: last_page 1, from/to null, one active page link', () => {
     prev: null,
     next: null,
   });
-  assert.deepEqual(Object.keys(body), ['data', 'links', 'meta', 'status']);
+  assert.deepEqual(Object.keys(body), ['data', 'links', 'meta', 'current_page', 'last_page', 'status']);
+  assert.equal(body.current_page, 1);
+  assert.equal(body.last_page, 1);
   assert.deepEqual(Object.keys(body.meta), ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
   assert.equal(body.meta.from, null);
   assert.equal(body.meta.to, null);

@@ -3,6 +3,20 @@ import assert from 'node:assert/strict';
 import { normalizeDomain } from '../../src/websites/domain.js';
 import { normalizeIpEntry, normalizeIpList, normalizeParamList } from '../../src/websites/exclusions.js';
 
+test('IP literals as domains: IPv4 normalised like a browser\'s host, IPv6 compressed without brackets', () => {
+  const cases: [string, string][] = [
+    ['127.0.0.1', '127.0.0.1'],
+    ['http://127.0.0.1:8080/x', '127.0.0.1'],
+    ['192.168.001.010', '192.168.1.8'], // leading zeros are octal to a browser, so to us too
+    ['[::1]', '::1'],
+    ['::1', '::1'],
+    ['http://[::1]:8080/', '::1'],
+    ['2001:DB8:0:0::1', '2001:db8::1'],
+    ['[2001:db8::0:1]', '2001:db8::1'],
+  ];
+  for (const [input, expected] of cases) assert.equal(normalizeDomain(input), expected, input);
+});
+
 test('domains: reduced to a lower-case host name, IDN as punycode', () => {
   const cases: [string, string | null][] = [
     ['example.com', 'example.com'],
@@ -15,8 +29,9 @@ test('domains: reduced to a lower-case host name, IDN as punycode', () => {
     ['example.com.', 'example.com'],
     ['sub.domain-with-dash.co.uk', 'sub.domain-with-dash.co.uk'],
     ['localhost', null],
-    ['127.0.0.1', null],
-    ['[::1]', null],
+    ['999.1.1.1', null],
+    ['fe80::1%eth0', null],
+    ['[fe80::1%25eth0]', null],
     ['ftp://example.com', null],
     ['exa mple.com', null],
     ['-bad.com', null],

@@ -32,7 +32,7 @@ describe('share pages', () => {
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['referrer-policy'], 'same-origin');
     assert.ok(!/<script/i.test(res.body), 'no script');
     for (const [, url] of res.body.matchAll(/(?:src|href)="([^"]+)"/g)) {
       if (url.startsWith('http')) assert.ok(/rel="[^"]*noopener/.test(res.body), 'external links are plain links');
@@ -130,6 +130,7 @@ describe('share pages', () => {
     const a = await seedReport(handle, user.id, { url: 'https://shop.example/', privacy: 0, result: 40, generated_at: '2024-01-01T00:00:00.000000Z' });
     await seedReport(handle, user.id, { url: 'https://www.shop.example/', privacy: 0, result: 80, generated_at: '2024-02-01T00:00:00.000000Z' });
     const hidden = await seedReport(handle, user.id, { url: 'https://www.shop.example/private', privacy: 1, result: 60, generated_at: '2024-03-01T00:00:00.000000Z' });
+    await seedReport(handle, user.id, { url: 'https://www.shop.example/protected', privacy: 2, password: 'x', result: 61, generated_at: '2024-03-02T00:00:00.000000Z' });
     await seedReport(handle, user.id, { url: 'https://elsewhere.example/', privacy: 0, result: 99 });
     const otherUser = await t.account();
     await seedReport(handle, otherUser.id, { url: 'https://shop.example/theirs', privacy: 0 });
@@ -138,11 +139,12 @@ describe('share pages', () => {
     assert.equal(res.statusCode, 200);
     assert.ok(res.body.includes('www.shop.example'));
     assert.ok(res.body.includes('https://shop.example/'));
-    assert.ok(res.body.includes('https://www.shop.example/private'));
+    assert.ok(!res.body.includes('https://www.shop.example/private'), 'a private report is not listed at all');
     assert.ok(!res.body.includes('elsewhere.example'), 'other domains are not listed');
     assert.ok(!res.body.includes('/theirs'), "another account's reports are not listed");
     assert.ok(res.body.includes(`href="/reports/${a.id}"`), 'public reports link to their page');
     assert.ok(!res.body.includes(`href="/reports/${hidden.id}"`), 'private reports do not');
+    assert.ok(!res.body.includes('/protected') && !res.body.includes('>61<'), 'nor password-protected ones, nor their scores');
     assert.match(res.body, /<svg[^>]*>[\s\S]*<polyline/);
 
     await t.call(user.key, { method: 'PUT', url: `/api/v1/websites/${websiteId}?privacy=1` });

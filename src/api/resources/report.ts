@@ -25,13 +25,18 @@ export function reportEnvelope(row: StoredReport, status: 200 | 201): Buffer {
   return Buffer.concat(parts);
 }
 
-/** The paginated list: `data` (the rows' JSON), then `links`, `meta`, `status`. */
+/** The paginated list: `data` (the rows' JSON), then `links`, `meta`, the page numbers, `status`. */
 export function paginatedReportsJson(page: PageInfo, rows: StoredReport[]): Buffer {
   const parts = [Buffer.from('{"data":[')];
   rows.forEach((row, i) => {
     if (i > 0) parts.push(Buffer.from(','));
     pushReport(row, parts);
   });
-  parts.push(Buffer.from(`],"links":${JSON.stringify(page.links)},"meta":${JSON.stringify(page.meta)},"status":200}`));
+  parts.push(
+    Buffer.from(
+      `],"links":${JSON.stringify(page.links)},"meta":${JSON.stringify(page.meta)},` +
+        `"current_page":${page.current_page},"last_page":${page.last_page},"status":200}`,
+    ),
+  );
   return Buffer.concat(parts);
 }

@@ -177,7 +177,7 @@ export function reportsRoutes(app: FastifyInstance, { reports, analyse, bands }:
     summary: 'Update a report (parameters in the form body or the query string)',
     params: IdParam,
     body: ReportUpdateBody,
-    response: { 200: Envelope(Type.Ref(Report)), ...errorResponses(401, 404, 413, 415, 422, 429) },
+    response: { 200: Envelope(Type.Ref(Report)), ...errorResponses(401, 404, 413, 415, 422, 429, 503) },
   };
   app.put<{ Params: { id: string } }>('/reports/:id', { schema: updateSchema }, update);
   app.patch<{ Params: { id: string } }>('/reports/:id', { schema: updateSchema }, update);

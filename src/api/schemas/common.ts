@@ -11,7 +11,7 @@ export const Password = Type.String({
 });
 export const PerPage = Type.Integer({ enum: [...PER_PAGE_VALUES], default: 100, description: 'Items per page' });
 export const Sort = Type.String({ enum: ['desc', 'asc'], default: 'desc' });
-export const Page = Type.Integer({ minimum: 1, default: 1, description: 'Page number; anything but a positive integer means 1' });
+export const Page = Type.Unknown({ description: 'Page number: a positive integer; anything else (or nothing) means 1' });
 export const Search = Type.String({ maxLength: 255 });
 
 export const Timestamp = Type.String({
@@ -51,6 +51,8 @@ export function Paginated(item: TSchema) {
       to: Type.Union([Type.Integer(), Type.Null()]),
       total: Type.Integer(),
     }),
+    current_page: Type.Integer({ description: 'Also in meta: for clients written against the plain paginator' }),
+    last_page: Type.Integer({ description: 'Also in meta: for clients written against the plain paginator' }),
     status: Type.Literal(200),
   });
 }

@@ -2,13 +2,15 @@ import { Type } from '@sinclair/typebox';
 import { Password, PerPage, Privacy, Search, Sort, Timestamp } from './common.js';
 
 const Toggle = (description: string) => Type.Integer({ enum: [0, 1], description });
+/** Two lists at this length, fully percent-encoded, still fit in the smallest body limit (config.ts). */
+const MAX_LIST_LENGTH = 8192;
 const ExcludeIps = Type.String({
-  maxLength: 65535,
+  maxLength: MAX_LIST_LENGTH,
   format: 'ip-list',
   description: 'One IPv4/IPv6 address or CIDR range per line; empty clears it',
 });
 const ExcludeParams = Type.String({
-  maxLength: 65535,
+  maxLength: MAX_LIST_LENGTH,
   format: 'param-list',
   description: 'One query parameter name per line; empty clears it',
 });

@@ -62,3 +62,15 @@ export function renderTooManyAttemptsPage(retryAfterSeconds: number): string {
     main,
   );
 }
+
+/** A form posted from another site (cross-site request forgery is refused). */
+export function renderForbiddenPage(): string {
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Form refused</h1>
+<p>This form was sent from another site, so it was not accepted. Open the page here and send it again.</p>
+</section>`;
+  return renderDocument(
+    { title: 'Form refused · Rankscope', description: 'This form was sent from another site and was refused.', noindex: true },
+    main,
+  );
+}

@@ -1,0 +1,118 @@
+// Every response the tests receive is checked against the OpenAPI document the server
+// publishes: its status must be documented for the operation, its content type too, and a
+// JSON body must match the documented schema. Violations are collected and reported when the
+// test app closes, so any test anywhere in the suite that meets an undocumented answer fails.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+type Json = Record<string, any>;
+
+const SKIPPED_PREFIXES = ['/docs'];
+
+export class ResponseContract {
+  readonly violations: string[] = [];
+  private doc: Json | null = null;
+  private ajv: Ajv2020 | null = null;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  private document(): Json {
+    if (this.doc === null) {
+      this.doc = this.app.swagger() as Json;
+      this.ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+      this.ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+    }
+    return this.doc;
+  }
+
+  private validator(key: string, schema: Json): ValidateFunction {
+    let validate = this.validators.get(key);
+    if (!validate) {
+      const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
+      validate = this.ajv!.compile(rewritten);
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+
+  check(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    const path = request.url.split('?')[0];
+    if (SKIPPED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) return;
+    const status = reply.statusCode;
+    // 499: the client went away before the answer; nobody receives it.
+    if (status === 499) return;
+    const type = String(reply.getHeader('content-type') ?? '').split(';')[0].trim();
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
+    const doc = this.document();
+    const where = `${request.method} ${request.url.slice(0, 120)} → ${status}`;
+    const route = request.is404 ? undefined : request.routeOptions.url;
+    if (route === undefined) {
+      // Unmatched: 404, or 405 with Allow. API paths answer the Error shape.
+      if (path.startsWith('/api/') && body) this.validateJson(where, 'unmatched', { $ref: '#/components/schemas/Error' }, body);
+      if (![404, 405, 414, 400, 413, 415].includes(status) && !(request.method === 'OPTIONS' && status === 200)) {
+        this.violations.push(`${where}: unmatched request answered ${status}`);
+      }
+      return;
+    }
+    const method = request.method === 'HEAD' ? 'get' : request.method.toLowerCase();
+    const op = doc.paths[route.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method];
+    if (!op) {
+      if (request.method !== 'OPTIONS') this.violations.push(`${where}: no documented operation for ${route}`);
+      return;
+    }
+    const response = op.responses[String(status)] ?? op.responses.default;
+    if (!response) {
+      this.violations.push(`${where}: status ${status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`);
+      return;
+    }
+    if (request.method === 'HEAD' || body === '' || body === null) return;
+    const content = response.content as Json | undefined;
+    if (!content) {
+      this.violations.push(`${where}: a body where the document promises none`);
+      return;
+    }
+    const media = content[type];
+    if (!media) {
+      this.violations.push(`${where}: content type ${type} not documented (${Object.keys(content).join(', ')})`);
+      return;
+    }
+    if (type === 'application/json') this.validateJson(where, `${route} ${method} ${status}`, media.schema, body);
+  }
+
+  private validateJson(where: string, key: string, schema: Json, body: string): void {
+    this.document();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      this.violations.push(`${where}: the body is not JSON`);
+      return;
+    }
+    const validate = this.validator(key, schema);
+    if (!validate(parsed)) {
+      this.violations.push(`${where}: ${this.ajv!.errorsText(validate.errors?.slice(0, 3))}`);
+    }
+  }
+
+  /** Throws when any response so far broke the document. */
+  assertClean(): void {
+    if (this.violations.length > 0) {
+      throw new Error(`responses outside the OpenAPI document:\n  ${[...new Set(this.violations)].slice(0, 20).join('\n  ')}`);
+    }
+  }
+}
+
+/** Checks every response of `app` from now on (call before app.ready()). */
+export function watchResponses(app: FastifyInstance): ResponseContract {
+  const contract = new ResponseContract(app);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    try {
+      contract.check(request, reply, payload);
+    } catch (error) {
+      contract.violations.push(`checking ${request.method} ${request.url}: ${(error as Error).message}`);
+    }
+    done(null, payload);
+  });
+  return contract;
+}
