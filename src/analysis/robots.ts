@@ -32,14 +32,30 @@ interface Line {
   value: string;
 }
 
+const isWs = (code: number) => code === 0x20 || code === 0x09;
+
+/**
+ * RFC 9309's whitespace is space and tab only. String.prototype.trim() would also strip
+ * U+FEFF, NBSP and the other Unicode spaces, which are data in a field name or value.
+ * (Loops, not /[ \t]+$/: that regex backtracks quadratically over a long inner run of spaces.)
+ */
+function trimWs(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isWs(s.charCodeAt(start))) start++;
+  while (end > start && isWs(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
 function* lines(body: string): Generator<Line> {
+  // Only a BOM opening the file is skipped; anywhere else it is a character like any other.
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
   for (const raw of text.split(/\r\n|\r|\n/)) {
     const hash = raw.indexOf('#');
     const line = hash === -1 ? raw : raw.slice(0, hash);
     const colon = line.indexOf(':');
     if (colon === -1) continue;
-    yield { field: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).trim() };
+    yield { field: trimWs(line.slice(0, colon)).toLowerCase(), value: trimWs(line.slice(colon + 1)) };
   }
 }
 
