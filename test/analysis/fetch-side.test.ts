@@ -105,6 +105,20 @@ test('robots.txt follows up to 5 redirects; more is an error', async (t) => {
   assert.deepEqual(six.snapshot.robots, { error: 'too_many_redirects' });
 });
 
+test('a side fetch redirecting to an address over 2,048 characters fails alone, unfollowed', async (t) => {
+  const long = `/${'r'.repeat(15_000)}`;
+  const server = await serve(t, (req, res) => {
+    if (req.url === '/') return void page(res);
+    if (req.url === '/robots.txt') return void res.writeHead(301, { location: long }).end();
+    if (PROBE_PATH.test(req.url ?? '')) return void res.writeHead(302, { location: long }).end();
+    text(res, 404, 'nope');
+  });
+  const { snapshot } = await fetchSnapshot(server.origin, { config: testConfig() });
+  assert.deepEqual(snapshot.robots, { error: 'invalid_url' });
+  assert.equal('error' in snapshot.notFoundProbe && snapshot.notFoundProbe.error, 'invalid_url');
+  assert.ok(!server.paths().includes(long), 'the long address is never requested');
+});
+
 test('only the first 500 KiB of robots.txt is kept, gzip undone', async (t) => {
   const { gzipSync } = await import('node:zlib');
   const big = `User-agent: *\n${'Disallow: /x\n'.repeat(60_000)}`;
