@@ -16,6 +16,7 @@ import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/
 import { declaredIconUrl, robotsSitemapUrls } from './probes.js';
 import { runChecks } from './run.js';
 import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import { MAX_URL_LENGTH } from './urls.js';
 import { formatTimestamp, nowTimestamp } from '../time.js';
 
 export interface AnalyzeOptions {
@@ -27,7 +28,7 @@ export interface AnalyzeOptions {
   guard?: GuardHooks;
 }
 
-export const MAX_URL_LENGTH = 2048;
+export { MAX_URL_LENGTH } from './urls.js';
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 

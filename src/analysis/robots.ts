@@ -3,10 +3,16 @@
 // Hand-written rather than robots-parser 3 because that library normalises the two sides
 // differently (patterns through encodeURI, paths through the WHATWG URL parser, so `%7E` never
 // matches `~` and `|` or `[` never match themselves), does not skip a leading BOM, and has no
-// notion of `/robots.txt` being always allowed. The matcher below is the same linear
-// wildcard algorithm as Google's robotstxt (and robots-parser).
+// notion of `/robots.txt` being always allowed.
+//
+// `compileRobots` parses a body once for one token and compiles every rule, so a crawler can
+// decide thousands of URLs against one parse; each decision is linear in the path per rule
+// (robots-pattern.ts). The other exports are one-shot conveniences over it.
 
+import { compilePattern, matchesPath, type CompiledPattern, type StepMeter } from './robots-pattern.js';
 import { parseUrl, withoutFragment } from './urls.js';
+
+export type { StepMeter } from './robots-pattern.js';
 
 export interface RobotsRule {
   allow: boolean;
@@ -26,14 +32,30 @@ interface Line {
   value: string;
 }
 
+const isWs = (code: number) => code === 0x20 || code === 0x09;
+
+/**
+ * RFC 9309's whitespace is space and tab only. String.prototype.trim() would also strip
+ * U+FEFF, NBSP and the other Unicode spaces, which are data in a field name or value.
+ * (Loops, not /[ \t]+$/: that regex backtracks quadratically over a long inner run of spaces.)
+ */
+function trimWs(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isWs(s.charCodeAt(start))) start++;
+  while (end > start && isWs(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
 function* lines(body: string): Generator<Line> {
+  // Only a BOM opening the file is skipped; anywhere else it is a character like any other.
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
   for (const raw of text.split(/\r\n|\r|\n/)) {
     const hash = raw.indexOf('#');
     const line = hash === -1 ? raw : raw.slice(0, hash);
     const colon = line.indexOf(':');
     if (colon === -1) continue;
-    yield { field: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).trim() };
+    yield { field: trimWs(line.slice(0, colon)).toLowerCase(), value: trimWs(line.slice(colon + 1)) };
   }
 }
 
@@ -111,50 +133,73 @@ export function normalise(s: string): string {
 }
 
 /** Whether `pattern` (normalised; `*` any run, final `$` anchors) matches a prefix of `path`. */
-export function patternMatches(pattern: string, path: string): boolean {
-  // Ends of the path prefixes matched so far, ascending.
-  let ends = [0];
-  for (let p = 0; p < pattern.length; p++) {
-    const c = pattern[p];
-    if (c === '$' && p === pattern.length - 1) return ends[ends.length - 1] === path.length;
-    if (c === '*') {
-      const from = ends[0];
-      ends = [];
-      for (let e = from; e <= path.length; e++) ends.push(e);
-    } else {
-      const next: number[] = [];
-      for (const e of ends) if (e < path.length && path[e] === c) next.push(e + 1);
-      if (next.length === 0) return false;
-      ends = next;
-    }
-  }
-  return true;
+export function patternMatches(pattern: string, path: string, meter?: StepMeter): boolean {
+  return matchesPath(compilePattern(pattern), path, meter);
+}
+
+/** A rule set compiled once; decisions against it reuse the parse and the compiled patterns. */
+export interface CompiledRules {
+  /** The rule that decides for `pathAndQuery`: the longest match, `allow` winning a tie; null if none. */
+  decidingRule(pathAndQuery: string, meter?: StepMeter): RobotsRule | null;
+}
+
+export interface CompiledRobots extends CompiledRules {
+  /** The merged rules for the token, in file order. */
+  readonly rules: readonly RobotsRule[];
+  /** The disallow pattern (as written) that blocks `url`, or null when allowed. */
+  blockingPattern(url: string, meter?: StepMeter): string | null;
+}
+
+export function compileRules(rules: readonly RobotsRule[]): CompiledRules {
+  // Tried in the order that decides: longest first, allow before disallow at equal length,
+  // file order otherwise (the sort is stable), so the first match is the deciding rule.
+  // A repeat of an earlier (allow, pattern) can never decide, so it is dropped.
+  const seen = new Set<string>();
+  const unique = rules.filter((rule) => {
+    const key = (rule.allow ? 'A' : 'D') + rule.pattern;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const ordered: { rule: RobotsRule; compiled: CompiledPattern }[] = unique
+    .sort((a, b) => b.pattern.length - a.pattern.length || Number(b.allow) - Number(a.allow))
+    .map((rule) => ({ rule, compiled: compilePattern(rule.pattern) }));
+  return {
+    decidingRule(pathAndQuery, meter) {
+      const path = normalise(pathAndQuery);
+      for (const { rule, compiled } of ordered) {
+        if (matchesPath(compiled, path, meter)) return rule;
+      }
+      return null;
+    },
+  };
+}
+
+/** robots.txt parsed and compiled once for `token`. */
+export function compileRobots(body: string, token: string): CompiledRobots {
+  const rules = rulesFor(body, token);
+  const compiled = compileRules(rules);
+  return {
+    rules,
+    decidingRule: compiled.decidingRule,
+    blockingPattern(url, meter) {
+      const parsed = parseUrl(url);
+      const pathAndQuery = parsed ? parsed.pathname + parsed.search : url;
+      if (pathAndQuery === '/robots.txt') return null;
+      const rule = compiled.decidingRule(pathAndQuery, meter);
+      return rule && !rule.allow ? rule.written : null;
+    },
+  };
 }
 
 /** The rule that decides for `pathAndQuery`: the longest match, `allow` winning a tie; null if none. */
 export function decidingRule(rules: RobotsRule[], pathAndQuery: string): RobotsRule | null {
-  const path = normalise(pathAndQuery);
-  let best: RobotsRule | null = null;
-  for (const rule of rules) {
-    if (!patternMatches(rule.pattern, path)) continue;
-    if (
-      best === null ||
-      rule.pattern.length > best.pattern.length ||
-      (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)
-    ) {
-      best = rule;
-    }
-  }
-  return best;
+  return compileRules(rules).decidingRule(pathAndQuery);
 }
 
 /** The disallow pattern (as written) that blocks `url` for `token`, or null when allowed. */
 export function blockingPattern(body: string, token: string, url: string): string | null {
-  const parsed = parseUrl(url);
-  const pathAndQuery = parsed ? parsed.pathname + parsed.search : url;
-  if (pathAndQuery === '/robots.txt') return null;
-  const rule = decidingRule(rulesFor(body, token), pathAndQuery);
-  return rule && !rule.allow ? rule.written : null;
+  return compileRobots(body, token).blockingPattern(url);
 }
 
 /** The `Sitemap:` values anywhere in the file, resolved against its URL, deduplicated. */

@@ -1,5 +1,12 @@
 // URL resolution and classification (checks.md §4.4).
 
+/**
+ * The longest URL the service analyses and stores as a report's url: it bounds a submitted
+ * address and every redirect target. Here so that analyze.ts and the fetch session can both
+ * import it without importing each other.
+ */
+export const MAX_URL_LENGTH = 2048;
+
 /** Parses `raw` against `base`; null when it does not parse. */
 export function parseUrl(raw: string, base?: URL | string | null): URL | null {
   try {

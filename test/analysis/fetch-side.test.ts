@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
-import { fetchSnapshot } from '../../src/analysis/analyze.js';
+import { analyzeUrl, fetchSnapshot } from '../../src/analysis/analyze.js';
 import { FetchError } from '../../src/analysis/errors.js';
 import { startServer, testConfig, type Handler, type TestServer } from './fetch-test-server.js';
 
@@ -105,7 +105,21 @@ test('robots.txt follows up to 5 redirects; more is an error', async (t) => {
   assert.deepEqual(six.snapshot.robots, { error: 'too_many_redirects' });
 });
 
-test('only the first 500 KiB of robots.txt is kept, gzip undone', async (t) => {
+test('a side fetch redirecting to an address over 2,048 characters fails alone, unfollowed', async (t) => {
+  const long = `/${'r'.repeat(15_000)}`;
+  const server = await serve(t, (req, res) => {
+    if (req.url === '/') return void page(res);
+    if (req.url === '/robots.txt') return void res.writeHead(301, { location: long }).end();
+    if (PROBE_PATH.test(req.url ?? '')) return void res.writeHead(302, { location: long }).end();
+    text(res, 404, 'nope');
+  });
+  const { snapshot } = await fetchSnapshot(server.origin, { config: testConfig() });
+  assert.deepEqual(snapshot.robots, { error: 'invalid_url' });
+  assert.equal('error' in snapshot.notFoundProbe && snapshot.notFoundProbe.error, 'invalid_url');
+  assert.ok(!server.paths().includes(long), 'the long address is never requested');
+});
+
+test('only the first 500 KiB of robots.txt is kept, in whole lines, gzip undone', async (t) => {
   const { gzipSync } = await import('node:zlib');
   const big = `User-agent: *\n${'Disallow: /x\n'.repeat(60_000)}`;
   const server = await serve(t, (req, res) => {
@@ -117,7 +131,43 @@ test('only the first 500 KiB of robots.txt is kept, gzip undone', async (t) => {
   });
   const { snapshot } = await fetchSnapshot(server.origin, { config: testConfig() });
   assert.ok(!('error' in snapshot.robots));
-  assert.equal(snapshot.robots.body, big.slice(0, 500 * 1024));
+  // The cut falls inside a `Disallow: /x` line, which is dropped whole.
+  assert.notEqual(big[500 * 1024 - 1], '\n');
+  const expected = big.slice(0, big.lastIndexOf('\n', 500 * 1024 - 1) + 1);
+  assert.equal(snapshot.robots.body.length, expected.length);
+  assert.ok(snapshot.robots.body === expected);
+});
+
+test('robots.txt over 500 KiB: rules before the cut apply; the line it splits and rules after it do not', async (t) => {
+  const head = 'User-agent: *\nDisallow: /before\n';
+  /** One long comment line, so that `next` starts `before` bytes short of the cut. */
+  const body = (before: number, next: string) =>
+    `${head}#${'x'.repeat(500 * 1024 - head.length - before - 2)}\n${next}Disallow: /after\n`;
+  // The cut falls just after `Disallow: /`, which alone would disallow everything.
+  let robots = body('Disallow: /'.length, 'Disallow: /private-area\n');
+  assert.equal(Buffer.byteLength(robots.slice(0, robots.indexOf('/private-area') + 1)), 500 * 1024);
+  const server = await serve(t, (req, res) => {
+    if (req.url === '/robots.txt') return void text(res, 200, robots);
+    if (PROBE_PATH.test(req.url ?? '')) return void text(res, 404, 'nope');
+    page(res);
+  });
+  const robotsCheck = async (path: string) =>
+    (await analyzeUrl(`${server.origin}${path}`, { config: testConfig() })).results.robots;
+  assert.deepEqual(await robotsCheck('/before/page'), {
+    passed: false,
+    importance: 'high',
+    value: null,
+    errors: { failed: ['/before'] },
+  });
+  for (const path of ['/after/page', '/private-area', '/public']) {
+    assert.deepEqual(await robotsCheck(path), { passed: true, importance: 'high', value: null }, path);
+  }
+
+  // A line ending exactly at the cut is whole, and applies.
+  robots = body('Disallow: /edge\n'.length, 'Disallow: /edge\n');
+  assert.equal(Buffer.byteLength(robots.slice(0, robots.indexOf('/edge\n') + 6)), 500 * 1024);
+  assert.deepEqual((await robotsCheck('/edge/page')).errors, { failed: ['/edge'] });
+  assert.equal((await robotsCheck('/after/page')).passed, true);
 });
 
 test('the 404 probe records the final status: 200, 404, 410, and through a redirect', async (t) => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { fetchSnapshot } from '../../src/analysis/analyze.js';
+import { analyzeUrl, fetchSnapshot } from '../../src/analysis/analyze.js';
 import { FetchError } from '../../src/analysis/errors.js';
 import type { FetchFailureReason } from '../../src/analysis/types.js';
 import { sleep, startServer, startTlsServer, testConfig, type Handler, type TestServer } from './fetch-test-server.js';
@@ -115,6 +115,32 @@ test('every redirect status is followed, relative Locations resolve, fragments a
 test('a redirect to a non-http scheme is refused', async (t) => {
   const server = await serve(t, (_req, res) => void res.writeHead(302, { location: 'ftp://127.0.0.1/file' }).end());
   await assert.rejects(fetchSnapshot(server.origin, { config: testConfig() }), isFetchError('invalid_url', /ftp:/));
+});
+
+test('a redirect to an address longer than 2,048 characters is refused on any hop, not followed', async (t) => {
+  const server = await serve(t, (req, res) => {
+    const path = req.url ?? '';
+    if (path === '/') return void res.writeHead(302, { location: '/hop' }).end();
+    if (path === '/hop') return void res.writeHead(301, { location: `/${'a'.repeat(15_000)}` }).end();
+    // `/to/<n>`: to an absolute address of exactly n characters, plus a fragment.
+    const length = Number(/^\/to\/(\d+)$/.exec(path)?.[1]);
+    const filler = 'b'.repeat(length - `${server.origin}/`.length);
+    if (length > 0) return void res.writeHead(302, { location: `${server.origin}/${filler}#f` }).end();
+    html(res, PAGE);
+  });
+  await assert.rejects(
+    analyzeUrl(server.origin, { config: testConfig() }),
+    isFetchError('invalid_url', 'The page redirects to an address longer than 2,048 characters.'),
+  );
+  assert.deepEqual(server.paths(), ['/', '/hop'], 'the long address is never requested');
+
+  // The limit is on the whole href, fragment dropped: 2,048 is followed, 2,049 is not.
+  const exact = await fetchSnapshot(`${server.origin}/to/2048`, { config: testConfig() });
+  assert.equal(exact.snapshot.finalUrl.length, 2048);
+  await assert.rejects(
+    fetchSnapshot(`${server.origin}/to/2049`, { config: testConfig() }),
+    isFetchError('invalid_url', 'The page redirects to an address longer than 2,048 characters.'),
+  );
 });
 
 test('cookies set along the redirect chain come back within that chain only', async (t) => {

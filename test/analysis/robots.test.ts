@@ -52,3 +52,22 @@ test('sitemapUrls: any group or none, resolved, deduplicated, fragment dropped',
   const body = 'Sitemap: /s1.xml\nUser-agent: *\nsitemap: https://other.test/s2.xml#x\nSITEMAP:/s1.xml\nSitemap:\nDisallow: /';
   assert.deepEqual(sitemapUrls(body, 'http://h.test:8080/robots.txt'), ['http://h.test:8080/s1.xml', 'https://other.test/s2.xml']);
 });
+
+test('only space and tab are whitespace around fields and values; a BOM past the start is data', () => {
+  const token = 'RankscopeBot';
+  // A BOM opening the file is skipped.
+  assert.equal(blockingPattern('\uFEFFUser-agent: *\nDisallow: /x', token, 'http://h.test/x'), '/x');
+  assert.equal(blockingPattern('User-agent: *\n \tDisallow \t:\t /x \t\n', token, 'http://h.test/x'), '/x');
+  // In a value it is part of the pattern, which then names a different path (or none).
+  assert.equal(blockingPattern('User-agent: *\nDisallow: \uFEFF/private', token, 'http://h.test/private'), null);
+  const bomAfter = 'User-agent: *\nDisallow: /private\uFEFF';
+  assert.equal(blockingPattern(bomAfter, token, 'http://h.test/private/x'), null);
+  assert.equal(blockingPattern(bomAfter, token, 'http://h.test/private%EF%BB%BF/x'), '/private\uFEFF');
+  // Before a field name it makes an unknown field: no new group for RankscopeBot opens.
+  const bomField = 'User-agent: *\nDisallow: /a\n\uFEFFUser-agent: RankscopeBot\nDisallow: /b';
+  assert.deepEqual(rulesFor(bomField, token).map((r) => r.written), ['/a', '/b']);
+  assert.equal(blockingPattern(bomField, token, 'http://h.test/a'), '/a');
+  // Other Unicode spaces are data as well.
+  assert.equal(blockingPattern('User-agent: *\nDisallow:\u00A0/x', token, 'http://h.test/x'), null);
+  assert.deepEqual(rulesFor('User-agent: *\n\u00A0Disallow: /x\nDisallow: /y\u2003', token).map((r) => r.written), ['/y\u2003']);
+});

@@ -109,6 +109,22 @@ describe('reports API: create, show, update, delete', () => {
   });
 
   describe('failures answer 422 with errors.url and store nothing', () => {
+    test('a page that redirects to an address longer than 2,048 characters', async () => {
+      const long = `/${'a'.repeat(15_000)}`;
+      site.set('/far', (_req, res) => {
+        res.writeHead(302, { location: long });
+        res.end();
+      });
+      site.set(long, goodPage());
+      const before = await count();
+      const res = await create({ url: `${site.origin}/far` });
+      assert.equal(res.statusCode, 422, res.body.slice(0, 300));
+      const message = 'The page redirects to an address longer than 2,048 characters.';
+      assert.deepEqual(res.json(), { message, errors: { url: [message] }, status: 422 });
+      assert.equal(site.hits(long), 0, 'the long address was never requested');
+      assert.equal(await count(), before);
+    });
+
     const cases: [string, () => Record<string, string>, RegExp][] = [
       ['missing url', () => ({}), /^The url field is required\.$/],
       ['not a URL', () => ({ url: 'http://' }), /^The url must be a valid URL\.$/],

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
 import type { AnalysisConfig } from '../config.js';
 import { FetchError } from '../errors.js';
+import { MAX_URL_LENGTH } from '../urls.js';
 import { systemResolver, type Resolver } from './address-guard.js';
 import { createGuardedAgent, type ConnectHooks } from './connector.js';
 import type { CookieJar } from './cookies.js';
@@ -162,5 +163,11 @@ function nextHop(from: URL, location: string): URL {
     });
   }
   next.hash = '';
+  // The submitted address is held to this length; a redirect must not be a way around it.
+  if (next.href.length > MAX_URL_LENGTH) {
+    throw new FetchError('invalid_url', {
+      message: `The page redirects to an address longer than ${MAX_URL_LENGTH.toLocaleString('en-US')} characters.`,
+    });
+  }
   return next;
 }

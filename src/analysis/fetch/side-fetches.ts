@@ -37,11 +37,30 @@ function sideGet<T>(
   });
 }
 
-/** Reads the start of a body as UTF-8 (a BOM is dropped). */
-async function readText(final: FinalResponse, maxBytes: number): Promise<string> {
+/** The start of a body, at most `maxBytes` decoded bytes, and whether there was more. */
+async function readStart(final: FinalResponse, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
   const codings = parseContentEncoding(final.response.headers['content-encoding']);
-  const { bytes } = await readBody(final.response.body, codings, { maxBytes, overflow: 'truncate' });
-  return new TextDecoder('utf-8').decode(bytes);
+  // One byte more than kept tells a body of exactly `maxBytes` from a longer one.
+  const { bytes } = await readBody(final.response.body, codings, { maxBytes: maxBytes + 1, overflow: 'truncate' });
+  return bytes.length > maxBytes ? { bytes: bytes.subarray(0, maxBytes), cut: true } : { bytes, cut: false };
+}
+
+const utf8 = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes); // a BOM is dropped
+
+/** Reads the start of a body as UTF-8. */
+async function readText(final: FinalResponse, maxBytes: number): Promise<string> {
+  return utf8((await readStart(final, maxBytes)).bytes);
+}
+
+/**
+ * robots.txt's first 500 KiB, without the line the cut falls in: a fragment such as
+ * `Disallow: /` of `Disallow: /private-area` is a rule the site never wrote.
+ */
+async function readRobotsText(final: FinalResponse): Promise<string> {
+  const { bytes, cut } = await readStart(final, ROBOTS_MAX_BYTES);
+  if (!cut) return utf8(bytes);
+  const lastEol = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d));
+  return utf8(bytes.subarray(0, lastEol + 1));
 }
 
 function isSuccess(status: number): boolean {
@@ -52,13 +71,13 @@ function contentTypeOf(final: FinalResponse): string | null {
   return firstHeader(final.response.headers['content-type'])?.trim() || null;
 }
 
-/** `/robots.txt`: status, and for 2xx its first 500 KiB. `url` is the requested one (RFC 9309). */
+/** `/robots.txt`: status, and for 2xx its first 500 KiB in whole lines. `url` is the requested one (RFC 9309). */
 export async function fetchRobots(session: FetchSession, origin: string): Promise<RobotsFetch> {
   const url = new URL('/robots.txt', origin);
   try {
     return await sideGet(session, url, session.config.request.sideMaxRedirects, async (final) => {
       const status = final.response.statusCode;
-      const body = isSuccess(status) ? await readText(final, ROBOTS_MAX_BYTES) : '';
+      const body = isSuccess(status) ? await readRobotsText(final) : '';
       return { url: url.href, status, body };
     });
   } catch (error) {
