@@ -1,5 +1,6 @@
 import type { MetaInfo } from '../artifacts.js';
 import { collapse } from '../text.js';
+import type { CheckName, Importance } from '../types.js';
 import { defineCheck, fail } from './check.js';
 import { headClosedBy } from './head-closed.js';
 
@@ -13,7 +14,7 @@ export function lastMetaContent(metas: MetaInfo[], name: string): string | null 
 }
 
 /** A check that a non-blank head `<meta name=…>` is present: meta_description, meta_viewport. */
-export function namedMetaCheck(check: 'meta_description' | 'meta_viewport', importance: 'high' | 'medium', name: string) {
+export function namedMetaCheck(check: CheckName, importance: Importance, name: string) {
   return defineCheck(check, importance, ({ artifacts }) => {
     const content = lastMetaContent(artifacts.headMetas, name);
     if (content !== null) return { value: collapse(content) };
