@@ -3,6 +3,7 @@
 // The parser's tree rules (implied closes, void elements, raw-text elements) are the same as its
 // DOM's, so this sees exactly the tree htmlparser2's DOM would (checks.md §4.1).
 
+import { HeadRegion, Place } from './head-region.js';
 import { depthCappedParser } from './html-parser.js';
 import { CollapsingText, codePointLength, collapse, keyword, tokens } from './text.js';
 import { countWords, presentWords, titleWordsOf } from './words.js';
@@ -76,6 +77,13 @@ export interface LinkTarget {
   internal: boolean;
 }
 
+/** Titles, metas and links that an early close of the head pushed into the body. */
+export interface StrayHead {
+  titles: string[];
+  metas: MetaInfo[];
+  links: LinkInfo[];
+}
+
 /** JSON-LD text or a microdata item, in document order (structured_data). */
 export type SchemaSource = { kind: 'json-ld'; text: string } | { kind: 'microdata'; itemtype: string };
 
@@ -95,6 +103,10 @@ export interface Artifacts {
   headMetas: MetaInfo[];
   /** Head region `<link>` elements. */
   headLinks: LinkInfo[];
+  /** What closed the head early (§4.1 "Head"): `<iframe>`, or `#text` for text; null when it was not. */
+  headClosedBy: string | null;
+  /** The head lookups after that element, inside the head as written: body content for a browser. */
+  strayHead: StrayHead;
   /** Every `<meta>`, anywhere. */
   metas: MetaInfo[];
   /** Every `<link>`, anywhere. */
@@ -157,9 +169,10 @@ interface Collected {
   tagCounts: Map<string, number>;
   htmlLang: string | null;
   headSeen: boolean;
-  titles: { text: string; inHead: boolean }[];
-  metas: (MetaInfo & { inHead: boolean })[];
-  links: (LinkInfo & { inHead: boolean })[];
+  headClosedBy: string | null;
+  titles: { text: string; place: Place }[];
+  metas: (MetaInfo & { place: Place })[];
+  links: (LinkInfo & { place: Place })[];
   baseHrefs: string[];
   anchors: AnchorInfo[];
   images: ImageInfo[];
@@ -203,6 +216,7 @@ function collect(html: string): Collected {
     tagCounts: new Map(),
     htmlLang: null,
     headSeen: false,
+    headClosedBy: null,
     titles: [],
     metas: [],
     links: [],
@@ -232,6 +246,7 @@ function collect(html: string): Collected {
   let svgDepth = 0;
   let itemscopeDepth = 0;
   let inFirstHead = false;
+  const head = new HeadRegion();
   let bodyState: 'before' | 'inside' | 'after' = 'before';
   const bodyText = new CollapsingText();
   // Text outside the first head before any body: the body region if no <body> ever opens.
@@ -249,7 +264,8 @@ function collect(html: string): Collected {
   };
 
   const parser = depthCappedParser({
-    onopentag(name, attribs) {
+    onopentag(name, attribs, implied) {
+      const place = head.startTag(name, implied);
       c.elementCount++;
       c.tagCounts.set(name, (c.tagCounts.get(name) ?? 0) + 1);
       const bits = TAG_BITS.get(name) ?? SPACED;
@@ -304,7 +320,7 @@ function collect(html: string): Collected {
           break;
         case 'title':
           if (svgDepth === 0) {
-            const entry = { text: '', inHead: inFirstHead };
+            const entry = { text: '', place };
             c.titles.push(entry);
             f |= wantText(entry);
           }
@@ -317,11 +333,11 @@ function collect(html: string): Collected {
             content: attr(attribs, 'content'),
             httpEquiv: keyword(attr(attribs, 'http-equiv')),
             charset: attr(attribs, 'charset'),
-            inHead: inFirstHead,
+            place,
           });
           break;
         case 'link':
-          c.links.push({ rel: tokens(attr(attribs, 'rel')), href: attr(attribs, 'href'), inHead: inFirstHead });
+          c.links.push({ rel: tokens(attr(attribs, 'rel')), href: attr(attribs, 'href'), place });
           break;
         case 'base':
           if (attr(attribs, 'href') !== null) c.baseHrefs.push(attribs.href);
@@ -406,6 +422,7 @@ function collect(html: string): Collected {
     },
 
     ontext(text) {
+      head.text(text);
       visibleSink()?.push(text);
       if (textTargets.length > 0) textLog.push(text);
     },
@@ -414,12 +431,16 @@ function collect(html: string): Collected {
       // An unfinished tag at the very end of input is closed without having been opened.
       if (names.length === 0 || names[names.length - 1] !== name) return;
       names.pop();
+      head.endElement();
       const f = flags.pop()!;
       if (f & HIDES) hiddenDepth--;
       if (f & SVG) svgDepth--;
       if (f & ITEMSCOPE) itemscopeDepth--;
       if (f & PICTURE) pictures.pop();
-      if (f & FIRST_HEAD) inFirstHead = false;
+      if (f & FIRST_HEAD) {
+        inFirstHead = false;
+        head.writtenHeadClosed();
+      }
       if (f & FIRST_BODY) bodyState = 'after';
       if (f & SPACED) visibleSink()?.space();
       if (f & WANTS_TEXT) {
@@ -431,8 +452,13 @@ function collect(html: string): Collected {
         if (textTargets.length === 0) textLog.length = 0;
       }
     },
+
+    onendtag(name) {
+      return head.endTag(name);
+    },
   });
   parser.end(html);
+  c.headClosedBy = head.closedBy;
   c.visibleText = (bodyState === 'before' ? noBodyText : bodyText).text();
   return c;
 }
@@ -450,9 +476,8 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
       break;
     }
   }
-  const inHeadRegion = <T extends { inHead: boolean }>(items: T[]) =>
-    c.headSeen ? items.filter((i) => i.inHead) : items;
-  const titles = inHeadRegion(c.titles).map((t) => t.text);
+  const placed = <T extends { place: Place }>(items: T[], place: Place) => items.filter((i) => i.place === place);
+  const titles = placed(c.titles, Place.Head).map((t) => t.text);
   const title = titles.length > 0 && titles[0] !== '' ? titles[0] : null;
 
   let wordCount: number | undefined;
@@ -484,8 +509,14 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
     tagCounts: c.tagCounts,
     htmlLang: c.htmlLang,
     titles,
-    headMetas: inHeadRegion(c.metas),
-    headLinks: inHeadRegion(c.links),
+    headMetas: placed(c.metas, Place.Head),
+    headLinks: placed(c.links, Place.Head),
+    headClosedBy: c.headClosedBy,
+    strayHead: {
+      titles: placed(c.titles, Place.Stray).map((t) => t.text),
+      metas: placed(c.metas, Place.Stray),
+      links: placed(c.links, Place.Stray),
+    },
     metas: c.metas,
     links: c.links,
     anchors: c.anchors,

@@ -588,15 +588,50 @@ const DESCRIBERS: Record<CheckName, Describer> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// A head check that failed because an element closed the head early (checks.md §4.1 "Head").
+
+/** What each head check's `missing` says when `errors.head_closed_by` names the cause. */
+const HEAD_CLOSED_LEADS: Partial<Record<CheckName, string>> = {
+  title: 'No title tag in the head',
+  meta_description: 'No meta description in the head',
+  meta_viewport: 'No meta viewport tag in the head',
+  charset: 'No character encoding declared in the head',
+  favicon: 'No icon link in the head, and no icon at /favicon.ico',
+};
+
+/** The stored `head_closed_by` made safe (`<iframe>`, or "#text" for text); null when it is anything else. */
+function headCloser(errors: Record<string, Json>): string | null {
+  const closer = errors.head_closed_by;
+  if (closer === '#text') return closer;
+  if (typeof closer !== 'string' || !/^<[^<>]+>$/.test(closer)) return null;
+  const name = oneLine(closer.slice(1, -1), 24);
+  return name === '' ? null : `<${name}>`;
+}
+
+/** e.g. "…: an <iframe> closed the head early, so the tag after it counts as body content. Move …" */
+function headClosedLine(lead: string, closer: string): string {
+  if (closer === '#text') {
+    return `${lead}: stray text closed the head early, so the tag after it counts as body content. Move the tag above the text, or remove the text.`;
+  }
+  const article = /^<[aeiou]/.test(closer) ? 'an' : 'a';
+  return `${lead}: ${article} ${closer} closed the head early, so the tag after it counts as body content. Move the tag above the ${closer}, or move the ${closer} into the body.`;
+}
+
 /**
- * One line (no newline, about 140 characters at most) saying what a stored check object found,
- * e.g. "Title is 81 characters; keep it between 1 and 60." Never throws.
+ * One line (no newline) saying what a stored check object found, e.g. "Title is 81 characters;
+ * keep it between 1 and 60." About 140 characters at most, except that a head check whose tag an
+ * early-closing element pushed out of the head also says what closed it and how to fix that
+ * (up to about 260). Never throws.
  */
 export function describeCheck(name: CheckName, result: CheckResult, config: AnalysisConfig = DEFAULT_CONFIG): string {
   const passed = isRecord(result) && result.passed === true;
   try {
     const errors = isRecord(result) && isRecord(result.errors) ? result.errors : null;
     const errorKey = !passed && errors ? (Object.keys(errors)[0] ?? null) : null;
+    const lead = errorKey === 'missing' && Object.hasOwn(HEAD_CLOSED_LEADS, name) ? HEAD_CLOSED_LEADS[name] : undefined;
+    const closer = lead !== undefined ? headCloser(errors!) : null;
+    if (lead !== undefined && closer !== null) return headClosedLine(lead, closer);
     const describe = Object.hasOwn(DESCRIBERS, name) ? DESCRIBERS[name] : null;
     const value = isRecord(result) ? result.value : undefined;
     const line = describe?.(passed, value, errorKey, errorKey ? errors![errorKey] : undefined, config.limits);

@@ -5,19 +5,34 @@
 // would stall the server. Chromium caps its tree at 512 levels (deeper elements become
 // siblings); so do we, by closing the innermost element before a 513th level would open. Every
 // stack operation then costs at most 512 steps. Real pages stay far below: corpus A's deepest is 51.
+//
+// It also reports every end tag as written (`onendtag`): htmlparser2's own `onclosetag` reports
+// only those that close an open element, but a stray `</head>` or `</html>` still moves a
+// browser's tree construction on (checks.md §4.1 "Head").
 
 import { Parser, type Handler } from 'htmlparser2';
 
 export const MAX_TREE_DEPTH = 512;
 
-/** The Parser internals the cap touches (htmlparser2 10: private in its typings). */
+/** The Parser internals touched here (htmlparser2 10: private in its typings). */
 interface ParserInternals {
   stack: string[];
   foreignContext: boolean[];
   emitOpenTag(name: string): void;
+  /** The tokenizer's end-tag callback: the name is the input between the indices. */
+  onclosetag(start: number, endIndex: number): void;
+  getSlice(start: number, end: number): string;
 }
 
-export function depthCappedParser(handler: Partial<Handler>): Parser {
+export interface TreeHandler extends Partial<Handler> {
+  /**
+   * Every end tag as written, lower-cased, before the tree sees it (whether or not it closes
+   * anything), until it returns false: reading the name costs a little on every end tag.
+   */
+  onendtag?(name: string): boolean;
+}
+
+export function depthCappedParser(handler: TreeHandler): Parser {
   const parser = new Parser(handler, { decodeEntities: true });
   const internals = parser as unknown as ParserInternals;
   const emitOpenTag = internals.emitOpenTag.bind(parser);
@@ -31,5 +46,13 @@ export function depthCappedParser(handler: Partial<Handler>): Parser {
     if (internals.foreignContext.length > MAX_TREE_DEPTH) internals.foreignContext.length = MAX_TREE_DEPTH;
     emitOpenTag(name);
   };
+  const onendtag = handler.onendtag;
+  if (onendtag !== undefined) {
+    const onclosetag = internals.onclosetag.bind(parser);
+    internals.onclosetag = (start: number, endIndex: number) => {
+      if (!onendtag(internals.getSlice(start, endIndex).toLowerCase())) internals.onclosetag = onclosetag;
+      onclosetag(start, endIndex);
+    };
+  }
   return parser;
 }

@@ -42,7 +42,7 @@ export const CHECK_NAMES = [
 
 export type CheckName = (typeof CHECK_NAMES)[number];
 
-/** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key. */
+/** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key (a head check may add `head_closed_by` after it). */
 export interface CheckResult {
   passed: boolean;
   importance: Importance;

@@ -36,16 +36,16 @@ test('visible text: the body region only, or the document minus the head', () =>
   assert.equal(build('<p>no head, no body</p>').visibleText, 'no head, no body');
 });
 
-test('regions: the first <head> and the first <body>', () => {
+test('regions: the head as a browser builds it (a second <head> is ignored, so its title is head content); the first <body>', () => {
   const a = build('<head><title>One</title></head><head><title>Two</title></head><body>x</body><body>y</body>');
-  assert.deepEqual(a.titles, ['One']);
+  assert.deepEqual(a.titles, ['One', 'Two']);
   assert.equal(a.visibleText, 'x');
 });
 
-test('regions: without a head, head lookups see the whole document', () => {
-  const a = build('<body><meta name="description" content="d"><link rel="icon" href="i.png"><title>T</title></body>');
+test('regions: without a <head>, head lookups see what stands before the body (head-region.test.ts has the rule)', () => {
+  const a = build('<meta name="description" content="d"><link rel="icon" href="i.png"><title>T</title><body><meta name="late"><title>Late</title></body>');
   assert.deepEqual(a.titles, ['T']);
-  assert.equal(a.headMetas.length, 1);
+  assert.deepEqual(a.headMetas.map((m) => m.name), ['description']);
   assert.equal(a.headLinks.length, 1);
 });
 

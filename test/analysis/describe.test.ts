@@ -223,6 +223,65 @@ test('formatBytes uses decimal units, as the limits are written', () => {
   assert.equal(formatBytes(2_000_000), '2 MB');
 });
 
+// checks.md §4.1 "Head": the tag stands after an element that closed the head early.
+const closedEarly = (closer: unknown, key = 'missing') => (name: CheckName): CheckResult => ({
+  passed: false, importance: IMPORTANCE[name], value: null, errors: { [key]: null, head_closed_by: closer },
+});
+const HEAD_CLOSED_CASES: Array<[CheckName, unknown, string]> = [
+  ['meta_description', '<iframe>',
+    'No meta description in the head: an <iframe> closed the head early, so the tag after it counts as body content. Move the tag above the <iframe>, or move the <iframe> into the body.'],
+  ['title', '<div>',
+    'No title tag in the head: a <div> closed the head early, so the tag after it counts as body content. Move the tag above the <div>, or move the <div> into the body.'],
+  ['meta_viewport', '<img>',
+    'No meta viewport tag in the head: an <img> closed the head early, so the tag after it counts as body content. Move the tag above the <img>, or move the <img> into the body.'],
+  ['charset', '#text',
+    'No character encoding declared in the head: stray text closed the head early, so the tag after it counts as body content. Move the tag above the text, or remove the text.'],
+  ['favicon', '<cookie-banner>',
+    'No icon link in the head, and no icon at /favicon.ico: a <cookie-banner> closed the head early, so the tag after it counts as body content. Move the tag above the <cookie-banner>, or move the <cookie-banner> into the body.'],
+];
+
+for (const [name, closer, expected] of HEAD_CLOSED_CASES) {
+  test(`describeCheck ${name} missing with head_closed_by ${closer}: says what closed the head and how to fix it`, () => {
+    assert.equal(describeCheck(name, closedEarly(closer)(name)), expected);
+  });
+}
+
+test('head_closed_by is read only as a tag in angle brackets or #text; anything else leaves the main line', () => {
+  assert.match(describeCheck('meta_description', closedEarly('<iframe>')('meta_description')), /^No meta description in the head: an <iframe> closed/);
+  for (const junk of [null, 42, ['<iframe>'], { tag: 'iframe' }, '', 'iframe', '<>', '<a<b>', '#TEXT', '<iframe', '\u001b[31m']) {
+    assert.equal(describeCheck('meta_description', closedEarly(junk)('meta_description')), 'No meta description.', String(junk));
+  }
+  // Only a head check's `missing` names the closer; another key, or another check, keeps its own line.
+  assert.equal(describeCheck('title', closedEarly('<iframe>', 'too_many')('title')), 'The page has more than one title tag.');
+  assert.equal(describeCheck('noindex', closedEarly('<iframe>')('noindex')), 'The page tells search engines not to index it.');
+  assert.equal(describeCheck('language', closedEarly('<iframe>')('language')), 'No lang attribute on the html element.');
+  // As the first key it is no failure key at all.
+  const first = { passed: false, importance: 'high', value: null, errors: { head_closed_by: '<iframe>', missing: null } } as CheckResult;
+  assert.equal(describeCheck('meta_description', first), 'Failed.');
+});
+
+test('a closing element from the page is flattened and cut short', () => {
+  const line = describeCheck('title', closedEarly(`<x-${'w'.repeat(80)}\u001b\u202e>`)('title'));
+  assert.doesNotMatch(line, /[\n\r\u001b\u202e]/);
+  assert.ok(line.includes(`a <x-${'w'.repeat(21)}…> closed the head early`), line);
+});
+
+test('property: any head_closed_by gives one line of at most 260 characters; a tag name is always named', () => {
+  const heads = ['title', 'meta_description', 'meta_viewport', 'charset', 'favicon'] as const;
+  const tagName = fc.stringMatching(/^[a-z][a-z0-9-]{0,80}$/);
+  fc.assert(
+    fc.property(fc.constantFrom(...heads), tagName, fc.oneof(fc.string({ maxLength: 200 }).map((s) => `<${s}>`), fc.jsonValue()), (name, tag, junk) => {
+      const named = describeCheck(name, closedEarly(`<${tag}>`)(name));
+      assert.match(named, /closed the head early/);
+      for (const line of [named, describeCheck(name, closedEarly(junk)(name))]) {
+        assert.doesNotMatch(line, /[\n\r\p{Cc}]/u);
+        assert.ok([...line].length <= 260, `${name}: ${line.length}: ${line}`);
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
 test('property: any stored JSON gives one line of at most 150 characters, never an exception', () => {
   const json = fc.jsonValue({ maxDepth: 3 });
   const stored = fc.record({

@@ -213,6 +213,17 @@ test('/favicon.ico is probed only when the page declares no icon', async (t) => 
   assert.equal(server.paths().filter((p) => p === '/favicon.ico').length, 1);
 });
 
+test('/favicon.ico is probed when the icon link stands after an element that closed the head', async (t) => {
+  const server = await serve(t, (req, res) => {
+    if (req.url === '/') return void page(res, '<html><head><title>T</title><iframe src="/ad"></iframe><link rel="icon" href="/icon.png"></head><body>Hi</body></html>');
+    if (req.url === '/favicon.ico') return void res.writeHead(200, { 'content-type': 'image/x-icon' }).end('ICO');
+    text(res, 404, 'nope');
+  });
+  const { snapshot } = await fetchSnapshot(server.origin, { config: testConfig() });
+  assert.deepEqual(snapshot.faviconProbe, { status: 200, contentType: 'image/x-icon' });
+  assert.equal(server.paths().filter((p) => p === '/favicon.ico').length, 1);
+});
+
 test('side fetches go to the final origin, without the cookies of the page chain', async (t) => {
   const target = await serve(t, (req, res) => {
     if (req.url === '/landing') return void page(res);

@@ -37,3 +37,18 @@ test('at the cap, the innermost element is closed before the next opens', () => 
   }
   assert.equal(deepest, MAX_TREE_DEPTH);
 });
+
+test('onendtag: every end tag as written, lower-cased, whether or not it closes an element, until it returns false', () => {
+  const seen: string[] = [];
+  const closed: string[] = [];
+  depthCappedParser({
+    onendtag: (name) => {
+      seen.push(name);
+      return name !== 'stop';
+    },
+    onclosetag: (name) => closed.push(name),
+  }).end('<html><head></HEAD></body></p><b></b></stop></i><x></x></html>');
+  // htmlparser2 reports neither the stray </body> nor </stop>; onendtag sees both, and nothing after </stop>.
+  assert.deepEqual(seen, ['head', 'body', 'p', 'b', 'stop']);
+  assert.deepEqual(closed, ['head', 'p', 'b', 'x', 'html']);
+});

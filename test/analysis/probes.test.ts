@@ -17,6 +17,11 @@ test('declaredIconUrl: null when only other icons, or the link is outside the he
   assert.equal(icon('<head></head><body><link rel="icon" href="/i.png"></body>'), null);
 });
 
+test('declaredIconUrl: null when an element closed the head before the link (§4.1 "Head")', () => {
+  assert.equal(icon('<head><iframe src="/ad"></iframe><link rel="icon" href="/i.png"></head>'), null);
+  assert.equal(icon('<head><noscript><iframe src="/ns"></iframe></noscript><link rel="icon" href="/i.png"></head>'), 'http://h.test/i.png');
+});
+
 test('robotsSitemapUrls: Sitemap lines resolved against the robots.txt URL', () => {
   assert.deepEqual(robotsSitemapUrls('User-agent: *\nSitemap: /sm.xml', 'https://h.test/robots.txt'), ['https://h.test/sm.xml']);
   assert.deepEqual(robotsSitemapUrls('User-agent: *\nDisallow: /', 'https://h.test/robots.txt'), []);

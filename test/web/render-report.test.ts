@@ -196,6 +196,26 @@ test('hostile strings come out escaped, and unsafe URLs are never links', () => 
   contains(html, '&lt;svg onload=alert(12)&gt;');
 });
 
+test('a head check failed by an early close says what closed the head; head_closed_by itself is never shown', () => {
+  const results = {
+    ...(sample.results as Record<string, unknown>),
+    meta_description: { passed: false, importance: 'high', value: null, errors: { missing: null, head_closed_by: '<iframe>' } },
+    favicon: { passed: false, importance: 'medium', value: null, errors: { missing: null, head_closed_by: '<script>alert(1)</script>' } },
+  };
+  const html = renderReportPage(withResults(results));
+  assertPageBasics(html, { noindex: false });
+  const doc = parse(html);
+  const found = (name: string) => text(findAll((e) => e.attribs.class === 'check-found', [byId(doc, `check-${name}`)!])[0]);
+  assert.equal(
+    found('meta_description'),
+    'No meta description in the head: an <iframe> closed the head early, so the tag after it counts as body content. Move the tag above the <iframe>, or move the <iframe> into the body.',
+  );
+  // Not a tag name: the plain line, and the stored string appears nowhere.
+  assert.equal(found('favicon'), 'No icon link in the head, and no icon at /favicon.ico.');
+  lacks(html, 'head_closed_by');
+  lacks(html, 'alert(1)');
+});
+
 test('stored reports of any shape render without throwing', () => {
   for (const results of [null, 42, 'text', [], [1, 2], {}, { title: null }, { title: [] }, { headings: { passed: true, value: 7 } }]) {
     const html = renderReportPage(withResults(results));

@@ -1,5 +1,6 @@
 // The shape every check module exports, and the one place a CheckResult is assembled, so key
-// order (`passed, importance, value, errors`) and "exactly one error key" hold for all 33.
+// order (`passed, importance, value, errors`) and "exactly one error key" hold for all 33 (the one
+// addition: a head check's `head_closed_by`, after the main key; checks.md §4.1 "Head").
 
 import type { Artifacts } from '../artifacts.js';
 import type { AnalysisConfig } from '../config.js';
@@ -14,7 +15,7 @@ export interface CheckContext {
 /** What a check measured: its value, and on failure the single most important error. */
 export interface Outcome {
   value: unknown;
-  failure?: { key: string; payload: unknown };
+  failure?: { key: string; payload: unknown; headClosedBy?: string };
 }
 
 export interface Check {
@@ -30,13 +31,16 @@ export function defineCheck(name: CheckName, importance: Importance, measure: (c
     run(ctx) {
       const { value, failure } = measure(ctx);
       if (failure === undefined) return { passed: true, importance, value };
-      return { passed: false, importance, value, errors: { [failure.key]: failure.payload } };
+      const errors: Record<string, unknown> = { [failure.key]: failure.payload };
+      if (failure.headClosedBy !== undefined) errors.head_closed_by = failure.headClosedBy;
+      return { passed: false, importance, value, errors };
     },
   };
 }
 
-export function fail(key: string, payload: unknown = null): Outcome['failure'] {
-  return { key, payload };
+/** `headClosedBy`: see head-closed.ts; undefined leaves it out. */
+export function fail(key: string, payload: unknown = null, headClosedBy?: string): Outcome['failure'] {
+  return headClosedBy === undefined ? { key, payload } : { key, payload, headClosedBy };
 }
 
 /** A grouped value: only the non-empty groups, in the given order; `[]` when there are none. */

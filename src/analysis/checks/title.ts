@@ -1,10 +1,14 @@
 import { codePointLength } from '../text.js';
 import { defineCheck, fail, limit } from './check.js';
+import { headClosedBy } from './head-closed.js';
 
 /** Exactly one non-blank head <title>, 1–60 code points (§5.1). */
 export const title = defineCheck('title', 'high', ({ artifacts, config }) => {
   const value = artifacts.title;
-  if (value === null) return { value, failure: fail('missing') };
+  if (value === null) {
+    const closedBy = headClosedBy(artifacts, (stray) => stray.titles.some((t) => t !== ''));
+    return { value, failure: fail('missing', null, closedBy) };
+  }
   if (artifacts.titles.length > 1) return { value, failure: fail('too_many') };
   const length = codePointLength(value);
   const { minTitle, maxTitle } = config.limits;

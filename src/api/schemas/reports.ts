@@ -8,7 +8,10 @@ export const CheckObject = Type.Object(
     importance: Type.String({ enum: ['high', 'medium', 'low'] }),
     value: Type.Unknown({ description: 'null, string, number, array or object depending on the check' }),
     errors: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), { description: 'Only on failure: one key naming the failure' }),
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Only on failure: one key naming the failure; a head check (title, meta_description, meta_viewport, charset, favicon) may add head_closed_by after it, naming the element ("<iframe>") or "#text" that closed the head early',
+      }),
     ),
   },
   { $id: 'CheckObject' },

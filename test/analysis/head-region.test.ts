@@ -1,0 +1,42 @@
+// The head region (checks.md §4.1 "Head"): the HTML5 tree-construction rule for what stays in
+// the head, what an early close pushes out, and what closed it.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildArtifacts, type Artifacts, type LinkInfo, type MetaInfo } from '../../src/analysis/artifacts.js';
+import { HEAD_CASES } from './head-cases.js';
+
+/** The lookups as labelled in head-cases.ts; titles, metas and links each keep document order. */
+function labels(titles: string[], metas: MetaInfo[], links: LinkInfo[]): string[] {
+  return [...metas.map((m) => `meta:${m.rawName}`), ...titles.map((t) => `title:${t}`), ...links.map((l) => `link:${l.href}`)].sort();
+}
+
+function region(a: Artifacts) {
+  return {
+    head: labels(a.titles, a.headMetas, a.headLinks),
+    stray: labels(a.strayHead.titles, a.strayHead.metas, a.strayHead.links),
+    closedBy: a.headClosedBy,
+  };
+}
+
+for (const c of HEAD_CASES) {
+  test(`head region: ${c.name}`, () => {
+    assert.deepEqual(region(buildArtifacts(c.html, 'http://example.test/')), {
+      head: [...c.head].sort(),
+      stray: [...c.stray].sort(),
+      closedBy: c.closedBy,
+    });
+  });
+}
+
+test('head region: lookups inside a head <noscript> or <template> stay head content', () => {
+  const a = buildArtifacts('<head><noscript><link rel="stylesheet" href="s.css"></noscript><template><meta name="t"></template><iframe></iframe></head>', 'http://example.test/');
+  assert.deepEqual(region(a), { head: ['link:s.css', 'meta:t'], stray: [], closedBy: '<iframe>' });
+});
+
+test('head region: the early close does not move the first <body> or its visible text', () => {
+  const a = buildArtifacts('<head><iframe></iframe><title>T</title></head><body><p>Body text</p></body>', 'http://example.test/');
+  assert.equal(a.visibleText, 'Body text');
+  assert.equal(a.title, null);
+  assert.equal(a.headClosedBy, '<iframe>');
+});
