@@ -10,6 +10,13 @@ export const CheckObject = Type.Object(
     errors: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: 'Only on failure: one key naming the failure' }),
     ),
+    omitted: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+        description:
+          'Only when the report left items out: maps the JSON Pointer (RFC 6901) of each cut list or object within this check object ' +
+          '(e.g. "/value/Internals", "/errors/missing") to the number of items or entries left out, so listed + omitted is the exact count',
+      }),
+    ),
   },
   { $id: 'CheckObject' },
 );
