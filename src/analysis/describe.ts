@@ -267,7 +267,7 @@ function cutsOf(omitted: Json, errorKey: string | null): Cuts {
   const at = (path: string[]) => {
     const pointer = path.map((s) => `/${pointerSegment(s)}`).join('');
     const n = Object.hasOwn(omitted, pointer) ? omitted[pointer] : 0;
-    return isNum(n) && n > 0 ? n : 0;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
   };
   return {
     value: (...path) => at(['value', ...path]),

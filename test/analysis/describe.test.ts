@@ -258,7 +258,7 @@ test('texts the report cut are "more than 2,048 characters"; older reports keep 
 
 test('a malformed omitted is ignored', () => {
   const links = fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' });
-  for (const omitted of [null, 'x', [], { '/value/Internals': -3 }, { '/value/Internals': 'many' }, { '/value/Internals': Infinity }]) {
+  for (const omitted of [null, 'x', [], { '/value/Internals': -3 }, { '/value/Internals': 'many' }, { '/value/Internals': Infinity }, { '/value/Internals': 2.5 }]) {
     const stored = { ...links('in_page_links'), omitted } as unknown as CheckResult;
     assert.equal(describeCheck('in_page_links', stored), '1 link (1 internal, 0 external); keep it at most 150.', JSON.stringify(omitted));
   }
