@@ -15,6 +15,8 @@ import { startServer, type TestServer } from './analysis/fetch-test-server.js';
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets shop</title>
 <link rel="icon" href="/icon.png"></head><body><h1>Widgets</h1><p>Our blue widgets.</p></body></html>`;
 
+const LINKS_PAGE = `<!doctype html><title>Links</title>${Array.from({ length: 100_000 }, (_, i) => `<a href="/a/${i}">Article ${i}</a>`).join('')}`;
+
 function capture(isTTY = false) {
   const out: string[] = [];
   const err: string[] = [];
@@ -36,6 +38,7 @@ before(async () => {
   server = await startServer((req, res) => {
     if (req.url === '/' || req.url === '/other') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     if (req.url === '/image') return void res.writeHead(200, { 'content-type': 'image/png' }).end('PNG');
+    if (req.url === '/links') return void res.writeHead(200, { 'content-type': 'text/html' }).end(LINKS_PAGE);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   process.env.ALLOW_PRIVATE_ADDRESSES = 'true';
@@ -92,6 +95,16 @@ test('the readable summary: URL, score and band, then 33 checks with a mark and 
     assert.ok(line.startsWith(`${result.passed ? '✓' : '✗'} ${name} `), line);
     assert.ok(line.endsWith(`  ${describeCheck(name, result, DEFAULT_CONFIG)}`), line);
   }
+});
+
+test('a report that lists only the first links still counts them all; --json carries omitted', async () => {
+  const readable = capture();
+  assert.equal(await main(['analyze', `${server.origin}/links`], readable.io), 0, readable.stderr());
+  assert.match(readable.stdout(), /\n✗ in_page_links +100,000 links \(100,000 internal, 0 external\); keep it at most 150\.\n/);
+  const json = capture();
+  assert.equal(await main(['analyze', `${server.origin}/links`, '--json'], json.io), 0, json.stderr());
+  const links = (JSON.parse(json.stdout()) as AnalysedPage).results.in_page_links;
+  assert.deepEqual(links.omitted, { '/value/Internals': 99_000 });
 });
 
 test('colours only on a TTY, and never with NO_COLOR set', async () => {

@@ -3,6 +3,7 @@
 // The parser's tree rules (implied closes, void elements, raw-text elements) are the same as its
 // DOM's, so this sees exactly the tree htmlparser2's DOM would (checks.md §4.1).
 
+import { firstCodePoints, REPORT_CAPS } from './bounds.js';
 import { HeadRegion, Place } from './head-region.js';
 import { depthCappedParser } from './html-parser.js';
 import { CollapsingText, codePointLength, collapse, keyword, tokens } from './text.js';
@@ -195,11 +196,16 @@ function nonBlank(value: string | null): string | null {
 }
 
 /**
- * How much of an element's raw text (link, heading, title) is read. Sane pages never come near
- * it; it bounds pages that nest hundreds of links or headings, where every element's text holds
- * all the text after it (htmlparser2 nests <a> in <a>, browsers do not).
+ * How much of a heading's or title's raw text is read. Sane pages never come near it; it bounds
+ * pages that nest hundreds of headings, where every element's text holds all the text after it.
  */
 const MAX_ELEMENT_TEXT = 32 * 1024;
+
+/**
+ * A link's text is read until it is one code point longer than a report keeps (REPORT_CAPS):
+ * enough for the report to cut it and show that it did, and no more, however many links a page has.
+ */
+const MAX_LINK_TEXT = REPORT_CAPS.chars + 1;
 
 /** log[from…] joined, stopping once `max` characters are reached. */
 function joinUpTo(log: string[], from: number, max: number): string {
@@ -209,6 +215,28 @@ function joinUpTo(log: string[], from: number, max: number): string {
   const joined = log.slice(from, end).join('');
   return joined.length > max ? joined.slice(0, max) : joined;
 }
+
+/**
+ * log[from…] collapsed, reading only until the collapsed text reaches `max` code points.
+ * Whitespace collapses, so how much raw text that takes is not known in advance: it is read in
+ * doubling steps. (The collapse of a prefix is a prefix of the collapse of the whole.)
+ */
+function collapsedUpTo(log: string[], from: number, max: number): string {
+  let end = from;
+  let want = max;
+  let read = 0;
+  let text = '';
+  while (end < log.length) {
+    while (end < log.length && read < want) read += log[end++].length;
+    text = collapse(log.slice(from, end).join(''));
+    if (codePointLength(text) >= max) return firstCodePoints(text, max);
+    want *= 2;
+  }
+  return text;
+}
+
+/** Stands in for a link whose text ended before its element closed (see `case 'a'`). */
+const ENDED_LINK = { text: '' };
 
 function collect(html: string): Collected {
   const c: Collected = {
@@ -241,6 +269,8 @@ function collect(html: string): Collected {
   const textStarts: number[] = [];
   const textLog: string[] = [];
   const pictures: SourceInfo[][] = [];
+  // textTargets index of the link whose text is being read, or -1.
+  let openLink = -1;
   let htmlSeen = false;
   let hiddenDepth = 0;
   let svgDepth = 0;
@@ -343,6 +373,14 @@ function collect(html: string): Collected {
           if (attr(attribs, 'href') !== null) c.baseHrefs.push(attribs.href);
           break;
         case 'a': {
+          // Browsers never nest <a> in <a> (the adoption agency algorithm closes the open one);
+          // htmlparser2 does. So a link's text ends where the next <a> opens, as in a browser,
+          // and each piece of text belongs to one link at most, however many stay unclosed.
+          if (openLink !== -1) {
+            textTargets[openLink].text = collapsedUpTo(textLog, textStarts[openLink], MAX_LINK_TEXT);
+            textTargets[openLink] = ENDED_LINK;
+            openLink = -1;
+          }
           const href = attr(attribs, 'href');
           if (href !== null) {
             const anchor: AnchorInfo = {
@@ -353,6 +391,7 @@ function collect(html: string): Collected {
             };
             c.anchors.push(anchor);
             f |= wantText(anchor);
+            openLink = textTargets.length - 1;
           }
           break;
         }
@@ -445,10 +484,13 @@ function collect(html: string): Collected {
       if (f & SPACED) visibleSink()?.space();
       if (f & WANTS_TEXT) {
         const start = textStarts.pop()!;
+        const target = textTargets.pop()!;
+        if (textTargets.length === openLink) openLink = -1;
         // JSON-LD is parsed as written (a script holds one text, nothing nests in it); every
-        // other element text is collapsed, and read only so far (see MAX_ELEMENT_TEXT).
-        textTargets.pop()!.text =
-          name === 'script' ? textLog.slice(start).join('') : collapse(joinUpTo(textLog, start, MAX_ELEMENT_TEXT));
+        // other element text is collapsed, and read only so far (MAX_LINK_TEXT, MAX_ELEMENT_TEXT).
+        if (name === 'script') target.text = textLog.slice(start).join('');
+        else if (name === 'a') target.text = target === ENDED_LINK ? '' : collapsedUpTo(textLog, start, MAX_LINK_TEXT);
+        else target.text = collapse(joinUpTo(textLog, start, MAX_ELEMENT_TEXT));
         if (textTargets.length === 0) textLog.length = 0;
       }
     },

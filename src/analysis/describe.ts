@@ -6,7 +6,10 @@
 // all, so it checks every shape it touches and falls back to a generic line; it never throws.
 // Page-supplied text is cut short and stripped of control characters, so a line stays one
 // line and cannot smuggle terminal escape sequences into the CLI.
+//
+// Counts are exact: what a report lists plus what its `omitted` says it left out (bounds.ts).
 
+import { pointerSegment, REPORT_CAPS, wasCut } from './bounds.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './config.js';
 import type { CheckName, CheckResult } from './types.js';
 
@@ -248,16 +251,54 @@ function strings(v: Json): string[] | null {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
 }
 
-/** Total entries of a grouped value ({group: [...]}), null unless every group is an array. */
-function groupSizes(v: Json): Array<[string, number]> | null {
+/**
+ * What the report left out, from its `omitted`: the number of items or entries cut from the
+ * list or object at a path below the value (`value('Internals')`) or the error payload.
+ */
+interface Cuts {
+  value(...path: string[]): number;
+  payload(...path: string[]): number;
+}
+
+const NO_CUTS: Cuts = { value: () => 0, payload: () => 0 };
+
+function cutsOf(omitted: Json, errorKey: string | null): Cuts {
+  if (!isRecord(omitted)) return NO_CUTS;
+  const at = (path: string[]) => {
+    const pointer = path.map((s) => `/${pointerSegment(s)}`).join('');
+    const n = Object.hasOwn(omitted, pointer) ? omitted[pointer] : 0;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
+  };
+  return {
+    value: (...path) => at(['value', ...path]),
+    payload: (...path) => (errorKey === null ? 0 : at(['errors', errorKey, ...path])),
+  };
+}
+
+/** A list's exact length: listed plus left out. */
+function countOf(items: Json[], left: number): number {
+  return items.length + left;
+}
+
+/**
+ * Exact entries per group of a grouped value ({group: [...]}), counting what each group left
+ * out; null unless every group is an array, or when whole groups were left out (counts unknown).
+ */
+function groupSizes(v: Json, left: (...path: string[]) => number = () => 0): Array<[string, number]> | null {
+  if (left() > 0) return null;
   if (Array.isArray(v) && v.length === 0) return [];
   if (!isRecord(v)) return null;
   const out: Array<[string, number]> = [];
   for (const [k, items] of Object.entries(v)) {
     if (!Array.isArray(items)) return null;
-    out.push([k, items.length]);
+    out.push([k, countOf(items, left(k))]);
   }
   return out;
+}
+
+/** "36 characters"; "more than 2,048 characters" when the report cut the text. */
+function lengthOf(text: string): string {
+  return wasCut(text) ? `more than ${plural(REPORT_CAPS.chars, 'character')}` : plural([...text].length, 'character');
 }
 
 function sum(groups: Array<[string, number]>): number {
@@ -274,11 +315,11 @@ function limit(payload: Json, key: 'min' | 'max', fallback: number): number {
   return fallback;
 }
 
-/** "a, b and c" from page text, each item shortened, at most `max` items then "and N more". */
-function listing(items: string[], max = 3, each = 40): string {
+/** "a, b and c" from page text, each item shortened, at most `max` items then "and N more" (`left` not listed). */
+function listing(items: string[], max = 3, each = 40, left = 0): string {
   const shown = items.slice(0, max).map((s) => oneLine(s, each));
-  const rest = items.length - shown.length;
-  if (rest > 0) return `${shown.join(', ')} and ${formatNumber(rest)} more`;
+  const rest = items.length - shown.length + left;
+  if (rest > 0) return shown.length === 0 ? `${formatNumber(rest)} not listed` : `${shown.join(', ')} and ${formatNumber(rest)} more`;
   if (shown.length <= 1) return shown.join('');
   return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }
@@ -293,7 +334,7 @@ function quote(s: string, max = 60): string {
 type Limits = AnalysisConfig['limits'];
 
 /** What a check says for a given stored object; null means "shape not understood". */
-type Describer = (passed: boolean, value: Json, errorKey: string | null, payload: Json, limits: Limits) => string | null;
+type Describer = (passed: boolean, value: Json, errorKey: string | null, payload: Json, limits: Limits, cuts: Cuts) => string | null;
 
 const HTTP_GROUP_NAMES: Record<string, [string, string]> = {
   JavaScripts: ['script', 'scripts'],
@@ -344,17 +385,16 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     if (key === 'missing') return 'No title tag, or it is blank.';
     if (key === 'too_many') return 'The page has more than one title tag.';
     if (title === null) return null;
-    const length = [...title].length;
-    if (key === 'length') return `Title is ${plural(length, 'character')}; keep it between ${min} and ${max}.`;
-    return passed ? `Title is ${plural(length, 'character')} (limit ${min}–${max}).` : null;
+    if (key === 'length') return `Title is ${lengthOf(title)}; keep it between ${min} and ${max}.`;
+    return passed ? `Title is ${lengthOf(title)} (limit ${min}–${max}).` : null;
   },
   meta_description(passed, value, key) {
     if (key === 'missing') return 'No meta description.';
     const text = str(value);
-    return passed && text !== null ? `Meta description is ${plural([...text].length, 'character')}.` : null;
+    return passed && text !== null ? `Meta description is ${lengthOf(text)}.` : null;
   },
-  headings(passed, value, key) {
-    const groups = groupSizes(value);
+  headings(passed, value, key, _payload, _limits, cuts) {
+    const groups = groupSizes(value, cuts.value);
     const h1 = groups?.find(([level]) => level === 'h1')?.[1] ?? 0;
     const others = groups ? sum(groups) - h1 : 0;
     const rest = others > 0 ? `, and ${plural(others, 'other heading')}` : '';
@@ -365,34 +405,36 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     const first = isRecord(value) && Array.isArray(value.h1) ? str(value.h1[0]) : null;
     return first === null ? `One h1 heading${rest}.` : `One h1 heading, ${quote(first, 50)}${rest}.`;
   },
-  content_keywords(passed, value, key, payload) {
+  content_keywords(passed, value, key, payload, _limits, cuts) {
     if (key === 'missing') {
       const words = strings(payload);
       if (words === null) return 'None of the title’s words appear in the page’s text.';
-      if (words.length === 0) return 'No title words to look for (no title, or only short and common words).';
-      return `None of the title’s words appear in the text (looked for ${listing(words, 4, 25)}).`;
+      if (countOf(words, cuts.payload()) === 0) return 'No title words to look for (no title, or only short and common words).';
+      return `None of the title’s words appear in the text (looked for ${listing(words, 4, 25, cuts.payload())}).`;
     }
     const found = strings(value);
-    return passed && found !== null && found.length > 0 ? `Title words found in the text: ${listing(found, 5, 25)}.` : null;
+    return passed && found !== null && countOf(found, cuts.value()) > 0
+      ? `Title words found in the text: ${listing(found, 5, 25, cuts.value())}.`
+      : null;
   },
-  image_keywords(passed, _value, key, payload) {
+  image_keywords(passed, _value, key, payload, _limits, cuts) {
     if (key === 'missing') {
-      return Array.isArray(payload) ? `${plural(payload.length, 'image')} without alt text.` : 'Some images have no alt text.';
+      return Array.isArray(payload) ? `${plural(countOf(payload, cuts.payload()), 'image')} without alt text.` : 'Some images have no alt text.';
     }
     return passed ? 'Every image has alt text.' : null;
   },
-  image_format(passed, value, key, payload) {
+  image_format(passed, value, key, payload, _limits, cuts) {
     const formats = strings(value)?.slice(0, 5).map((f) => oneLine(f, 12)) ?? [];
     const allowed = formats.length > 0 ? `${formats.join(', ')} or SVG` : 'a modern format';
     if (key === 'bad_format') {
       return Array.isArray(payload)
-        ? `${plural(payload.length, 'image')} not in ${allowed}.`
+        ? `${plural(countOf(payload, cuts.payload()), 'image')} not in ${allowed}.`
         : `Some images are not in ${allowed}.`;
     }
     return passed ? `Every image is in ${allowed}.` : null;
   },
-  in_page_links(passed, value, key, payload, limits) {
-    const groups = groupSizes(value);
+  in_page_links(passed, value, key, payload, limits, cuts) {
+    const groups = groupSizes(value, cuts.value);
     if (groups === null) return key === 'too_many' ? `Over ${formatNumber(limit(payload, 'max', limits.maxLinks))} links.` : null;
     const total = sum(groups);
     const count = (g: string) => groups.find(([k]) => k === g)?.[1] ?? 0;
@@ -413,8 +455,8 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     if (key === 'too_large') return `Page size ${formatBytes(value)}; keep it at most ${max}.`;
     return passed ? `Page size ${formatBytes(value)} (limit ${max}).` : null;
   },
-  http_requests(passed, value, key, payload, limits) {
-    const groups = groupSizes(value);
+  http_requests(passed, value, key, payload, limits, cuts) {
+    const groups = groupSizes(value, cuts.value);
     const max = formatNumber(limit(payload, 'max', limits.httpRequests));
     if (groups === null) return key === 'too_many' ? `Over ${max} requests.` : null;
     const total = sum(groups);
@@ -423,10 +465,11 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     if (!passed) return null;
     return total === 0 ? 'No requests for scripts, stylesheets, images or iframes.' : `${plural(total, 'request')}${detail}.`;
   },
-  defer_javascript(passed, _value, key, payload) {
+  defer_javascript(passed, _value, key, payload, _limits, cuts) {
     if (key === 'missing') {
+      const n = Array.isArray(payload) ? countOf(payload, cuts.payload()) : 0;
       return Array.isArray(payload)
-        ? `${plural(payload.length, 'script')} without defer or async ${payload.length === 1 ? 'blocks' : 'block'} rendering.`
+        ? `${plural(n, 'script')} without defer or async ${n === 1 ? 'blocks' : 'block'} rendering.`
         : 'Some scripts block rendering.';
     }
     return passed ? 'No render-blocking scripts.' : null;
@@ -442,12 +485,12 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     if (key === 'missing') return `The HTML is sent uncompressed${size}.`;
     return passed ? `The HTML is sent compressed${size}.` : null;
   },
-  structured_data(passed, value, key) {
+  structured_data(passed, value, key, _payload, _limits, cuts) {
     if (key === 'missing') return 'No Open Graph, Twitter card or Schema.org data.';
-    if (!passed || !isRecord(value)) return null;
+    if (!passed || !isRecord(value) || cuts.value() > 0) return null;
     const parts: string[] = [];
     for (const [group, data] of Object.entries(value)) {
-      const n = Array.isArray(data) ? data.length : isRecord(data) ? Object.keys(data).length : 0;
+      const n = (Array.isArray(data) ? data.length : isRecord(data) ? Object.keys(data).length : 0) + cuts.value(group);
       if (group === 'Schema.org') parts.push(plural(n, 'Schema.org item'));
       else if (group === 'Open Graph' || group === 'Twitter') parts.push(`${plural(n, `${group} tag`)}`);
       else parts.push(oneLine(group, 30));
@@ -501,9 +544,10 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     const charset = str(value);
     return passed && charset !== null ? `Character encoding declared as ${quote(charset, 35)}.` : null;
   },
-  deprecated_html_tags(passed, _value, key, payload) {
+  deprecated_html_tags(passed, _value, key, payload, _limits, cuts) {
     if (key === 'bad_tags') {
-      if (!isRecord(payload)) return 'The page uses deprecated HTML tags.';
+      // Tags left out of the report leave the total unknown.
+      if (!isRecord(payload) || cuts.payload() > 0) return 'The page uses deprecated HTML tags.';
       const tags = Object.entries(payload).filter(([, n]) => isNum(n));
       const total = tags.reduce((n, [, c]) => n + (c as number), 0);
       const list = tags.map(([tag, n]) => `<${oneLine(tag, 15)}> ×${formatNumber(n as number)}`);
@@ -530,59 +574,63 @@ const DESCRIBERS: Record<CheckName, Describer> = {
     }
     return passed ? 'robots.txt allows crawling this URL.' : null;
   },
-  sitemap(passed, value, key) {
+  sitemap(passed, value, key, _payload, _limits, cuts) {
     if (key === 'failed') return 'No sitemap listed in robots.txt or found at /sitemap.xml.';
     const urls = strings(value);
-    if (!passed || urls === null || urls.length === 0) return null;
-    if (urls.length === 1 && urls[0].length <= 100) return `Sitemap found at ${oneLine(urls[0], 100)}.`;
-    return `${plural(urls.length, 'sitemap')} found.`;
+    if (!passed || urls === null || countOf(urls, cuts.value()) === 0) return null;
+    if (countOf(urls, cuts.value()) === 1 && urls[0].length <= 100) return `Sitemap found at ${oneLine(urls[0], 100)}.`;
+    return `${plural(countOf(urls, cuts.value()), 'sitemap')} found.`;
   },
-  mixed_content(passed, _value, key, payload) {
+  mixed_content(passed, _value, key, payload, _limits, cuts) {
     if (key === 'failed') {
-      const groups = groupSizes(payload);
+      const groups = groupSizes(payload, cuts.payload);
       if (groups === null || sum(groups) === 0) return 'Some resources are loaded over plain HTTP.';
       return `${plural(sum(groups), 'resource')} loaded over plain HTTP: ${groupBreakdown(groups)}.`;
     }
     return passed ? 'No resources loaded over plain HTTP.' : null;
   },
-  server_signature(passed, value, key) {
+  server_signature(passed, value, key, _payload, _limits, cuts) {
     const headers = strings(value);
+    const left = cuts.value();
     if (key === 'failed') {
       return headers && headers.length > 0
-        ? `Headers reveal the server software: ${listing(headers, 2, 40)}.`
+        ? `Headers reveal the server software: ${listing(headers, 2, 40, left)}.`
         : 'Headers reveal the server software.';
     }
     if (!passed) return null;
-    return headers && headers.length > 0 ? `No version revealed (Server: ${listing(headers, 2, 40)}).` : 'No Server or X-Powered-By header.';
+    return headers && headers.length > 0 ? `No version revealed (Server: ${listing(headers, 2, 40, left)}).` : 'No Server or X-Powered-By header.';
   },
-  unsafe_cross_origin_links(passed, _value, key, payload) {
+  unsafe_cross_origin_links(passed, _value, key, payload, _limits, cuts) {
     if (key === 'failed') {
+      const n = Array.isArray(payload) ? countOf(payload, cuts.payload()) : 0;
       return Array.isArray(payload)
-        ? `${plural(payload.length, 'external link')} ${payload.length === 1 ? 'opens' : 'open'} a new tab without noopener.`
+        ? `${plural(n, 'external link')} ${n === 1 ? 'opens' : 'open'} a new tab without noopener.`
         : 'Some external links open a new tab without noopener.';
     }
     return passed ? 'Every link opening a new tab is safe.' : null;
   },
-  plaintext_email(passed, _value, key, payload) {
+  plaintext_email(passed, _value, key, payload, _limits, cuts) {
     if (key === 'failed') {
       const found = strings(payload);
+      const left = cuts.payload();
       return found && found.length > 0
-        ? `${plural(found.length, 'e-mail address', 'e-mail addresses')} in the page: ${listing(found, 2, 40)}.`
+        ? `${plural(countOf(found, left), 'e-mail address', 'e-mail addresses')} in the page: ${listing(found, 2, 40, left)}.`
         : 'E-mail addresses appear in plain text.';
     }
     return passed ? 'No e-mail addresses in plain text.' : null;
   },
-  social(passed, value, key) {
+  social(passed, value, key, _payload, _limits, cuts) {
     if (key === 'missing') return 'No links to social network profiles.';
     if (!passed || !isRecord(value)) return null;
     const networks = Object.keys(value);
-    return networks.length > 0 ? `Links to ${listing(networks, 8, 20)}.` : null;
+    return networks.length > 0 ? `Links to ${listing(networks, 8, 20, cuts.value())}.` : null;
   },
-  inline_css(passed, _value, key, payload, limits) {
+  inline_css(passed, _value, key, payload, _limits, cuts) {
     if (key === 'failed') {
       if (!Array.isArray(payload)) return 'Elements use inline style attributes.';
-      const atCap = payload.length >= limits.inlineCssSample;
-      return `${atCap ? 'At least ' : ''}${plural(payload.length, 'element')} ${payload.length === 1 ? 'has' : 'have'} a style attribute.`;
+      // The styles beyond the sample are counted in `omitted` (reports before it said "at least").
+      const n = countOf(payload, cuts.payload());
+      return `${plural(n, 'element')} ${n === 1 ? 'has' : 'have'} a style attribute.`;
     }
     return passed ? 'At most one element has a style attribute.' : null;
   },
@@ -634,7 +682,8 @@ export function describeCheck(name: CheckName, result: CheckResult, config: Anal
     if (lead !== undefined && closer !== null) return headClosedLine(lead, closer);
     const describe = Object.hasOwn(DESCRIBERS, name) ? DESCRIBERS[name] : null;
     const value = isRecord(result) ? result.value : undefined;
-    const line = describe?.(passed, value, errorKey, errorKey ? errors![errorKey] : undefined, config.limits);
+    const cuts = cutsOf(isRecord(result) ? result.omitted : undefined, errorKey);
+    const line = describe?.(passed, value, errorKey, errorKey ? errors![errorKey] : undefined, config.limits, cuts);
     if (line) return line;
   } catch {
     // fall through to the generic line: a stored report must always render

@@ -48,6 +48,11 @@ export interface CheckResult {
   importance: Importance;
   value: unknown;
   errors?: Record<string, unknown>;
+  /**
+   * Only when the report cut something (bounds.ts): the JSON Pointer of each cut list or object
+   * within this check object → the number of items or entries left out.
+   */
+  omitted?: Record<string, number>;
 }
 
 export type CheckResults = Record<CheckName, CheckResult>;

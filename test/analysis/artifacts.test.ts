@@ -109,18 +109,42 @@ test('the tree is at most 512 deep: a deeper element becomes a sibling, as in Ch
   const a = build(`<body>${'<div>'.repeat(600)}x</body>`);
   assert.equal(a.elementCount, 601);
   assert.equal(a.visibleText, 'x');
-  // 600 nested links: each of the 89 innermost opened beside its predecessor, so holds only its own text
+  // 600 unclosed links: each ends where the next opens (as in a browser), so holds only its own text
   const links = build(`<body>${Array.from({ length: 600 }, (_, i) => `<a href="/${i}">${i}`).join('')}</body>`).anchors;
   assert.equal(links.length, 600);
-  assert.equal(links[599].text, '599');
-  assert.equal(links[598].text, '598');
-  assert.equal(links[0].text, Array.from({ length: 600 }, (_, i) => i).join(''));
+  assert.deepEqual(links.map((l) => l.text), Array.from({ length: 600 }, (_, i) => String(i)));
 });
 
-test('element texts are read up to 32 KiB; JSON-LD whole', () => {
+test('heading and title texts are read up to 32 KiB, link texts one code point past the report cap; JSON-LD whole', () => {
   const long = 'a'.repeat(40000);
-  const a = build(`<body><a href="/x">${long}</a><h1>${long}</h1><script type="application/ld+json">"${long}"</script></body>`);
-  assert.equal(a.anchors[0].text.length, 32768);
+  const a = build(`<head><title>${long}</title></head><body><a href="/x">${long}</a><h1>${long}</h1><script type="application/ld+json">"${long}"</script></body>`);
+  assert.equal(a.titles[0].length, 32768);
   assert.equal(a.headings[0].text.length, 32768);
+  assert.equal(a.anchors[0].text, 'a'.repeat(2049));
   assert.equal(a.schemaSources[0].kind === 'json-ld' && a.schemaSources[0].text.length, 40002);
+});
+
+test('a link text is read past whitespace until it has 2,049 code points, whole code points only', () => {
+  const spaced = `<a href="/x">${'\n      word'.repeat(1000)}</a>`; // 11,000 raw characters, 4,999 collapsed
+  assert.equal(build(spaced).anchors[0].text, Array(1000).fill('word').join(' ').slice(0, 2049));
+  const astral = build(`<a href="/x">${'😀'.repeat(3000)}</a>`).anchors[0].text;
+  assert.equal(astral, '😀'.repeat(2049));
+  assert.equal(build(`<a href="/x">${' '.repeat(50000)}end</a>`).anchors[0].text, 'end');
+});
+
+test('a link ends where the next <a> opens, as browsers close it: text after the inner link is no one\'s', () => {
+  const a = build('<p><a href="/1">one <b>bold</b> <a href="/2">two</a> after</a> <a href="/3">three</a></p><h2><a href="/4">in</a> heading</h2>');
+  assert.deepEqual(a.anchors.map((l) => l.text), ['one bold', 'two', 'three', 'in']);
+  assert.equal(a.headings[0].text, 'in heading');
+  // an <a> without href ends the open link too
+  assert.deepEqual(build('<a href="/1">one<a name="x">two</a>three</a>').anchors.map((l) => l.text), ['one']);
+});
+
+test('100,000 unclosed links: every text is its own', () => {
+  const html = `<body>${Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">Link ${i} `).join('')}</body>`;
+  const links = build(html).anchors;
+  assert.equal(links.length, 100_000);
+  assert.equal(links[0].text, 'Link 0');
+  assert.equal(links[99_999].text, 'Link 99999');
+  assert.equal(links.reduce((n, l) => n + l.text.length, 0), links.reduce((n, _, i) => n + `Link ${i}`.length, 0));
 });

@@ -116,7 +116,7 @@ const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['social', fail([], 'missing', null), 'No links to social network profiles.'],
   ['inline_css', pass(null), 'At most one element has a style attribute.'],
   ['inline_css', fail(null, 'failed', ['margin:0', 'color:red']), '2 elements have a style attribute.'],
-  ['inline_css', fail(null, 'failed', Array(50).fill('margin:0')), 'At least 50 elements have a style attribute.'],
+  ['inline_css', fail(null, 'failed', Array(50).fill('margin:0')), '50 elements have a style attribute.'],
 ];
 
 for (const [name, make, expected] of CASES) {
@@ -213,6 +213,57 @@ test('many items are summarised as "and N more"', () => {
     '4 e-mail addresses in the page: a@x.test, b@x.test and 2 more.');
 });
 
+/** A stored check object with `omitted` (bounds.ts). */
+function cut(make: (name: CheckName) => CheckResult, omitted: Record<string, number>): (name: CheckName) => CheckResult {
+  return (name) => ({ ...make(name), omitted });
+}
+
+test('counts are exact: what the report lists plus what its omitted says it left out', () => {
+  const thousand = (f: (i: number) => unknown) => Array.from({ length: 1000 }, (_, i) => f(i));
+  const cases: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
+    ['in_page_links', cut(fail({ Internals: thousand((i) => link(`https://a.test/${i}`)), Externals: thousand((i) => link(`https://b.test/${i}`)) }, 'too_many', { max: '150' }),
+      { '/value/Internals': 89_000, '/value/Externals': 9_000 }), '100,000 links (90,000 internal, 10,000 external); keep it at most 150.'],
+    ['in_page_links', cut(pass({ Internals: [link('https://a.test/')] }), { '/value/Internals': 4 }), '5 links: 5 internal, 0 external.'],
+    ['headings', cut(fail({ h1: thousand(() => 'A'), h2: ['B'] }, 'too_many', null), { '/value/h1': 2000 }), '3,000 h1 headings; use exactly one.'],
+    ['headings', cut(fail({ h2: thousand(() => 'B') }, 'missing', null), { '/value/h2': 1 }), 'No h1 heading (1,001 other headings).'],
+    ['image_keywords', cut(fail(thousand(() => link('u')), 'missing', thousand(() => link('u'))), { '/value': 5, '/errors/missing': 5 }), '1,005 images without alt text.'],
+    ['image_format', cut(fail(['AVIF', 'WebP'], 'bad_format', thousand(() => link('u'))), { '/errors/bad_format': 1 }), '1,001 images not in AVIF, WebP or SVG.'],
+    ['http_requests', cut(fail({ JavaScripts: thousand(() => 'a.js'), Images: ['i.png'] }, 'too_many', { max: '50' }), { '/value/JavaScripts': 500 }),
+      '1,501 requests (1,500 scripts, 1 image); keep it at most 50.'],
+    ['defer_javascript', cut(fail(null, 'missing', ['a.js']), { '/errors/missing': 1 }), '2 scripts without defer or async block rendering.'],
+    ['structured_data', cut(pass({ 'Open Graph': { 'og:a': '1' }, 'Schema.org': [{}] }), { '/value/Open Graph': 9, '/value/Schema.org': 2 }),
+      'Found 10 Open Graph tags and 3 Schema.org items.'],
+    ['sitemap', cut(pass(['https://a.test/s.xml']), { '/value': 1 }), '2 sitemaps found.'],
+    ['mixed_content', cut(fail(null, 'failed', { Images: ['http://a.test/1.png'] }), { '/errors/failed/Images': 2 }), '3 resources loaded over plain HTTP: 3 images.'],
+    ['unsafe_cross_origin_links', cut(fail(null, 'failed', ['https://b.test/']), { '/errors/failed': 1 }), '2 external links open a new tab without noopener.'],
+    ['plaintext_email', cut(fail(null, 'failed', ['a@x.test', 'b@x.test']), { '/errors/failed': 3 }), '5 e-mail addresses in the page: a@x.test, b@x.test and 3 more.'],
+    ['content_keywords', cut(pass(['blue']), { '/value': 2 }), 'Title words found in the text: blue and 2 more.'],
+    ['inline_css', cut(fail(null, 'failed', Array(50).fill('margin:0')), { '/errors/failed': 70 }), '120 elements have a style attribute.'],
+    ['social', cut(pass({ Twitter: [link('https://x.com/a')] }), { '/value': 2 }), 'Links to Twitter and 2 more.'],
+    // Whole groups left out: the total is unknown, so the line says only what is certain.
+    ['in_page_links', cut(fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' }), { '/value': 1 }), 'Over 150 links.'],
+    ['structured_data', cut(pass({ Twitter: { 'twitter:card': 'x' } }), { '/value': 2 }), 'Passed.'],
+  ];
+  for (const [name, make, expected] of cases) assert.equal(describeCheck(name, make(name)), expected, name);
+});
+
+test('texts the report cut are "more than 2,048 characters"; older reports keep their exact length', () => {
+  assert.equal(describeCheck('title', fail(`${'T'.repeat(2048)}…`, 'length', { min: '1', max: '60' })('title')),
+    'Title is more than 2,048 characters; keep it between 1 and 60.');
+  assert.equal(describeCheck('title', fail('T'.repeat(5000), 'length', { min: '1', max: '60' })('title')),
+    'Title is 5,000 characters; keep it between 1 and 60.');
+  assert.equal(describeCheck('meta_description', pass(`${'😀'.repeat(2048)}…`)('meta_description')), 'Meta description is more than 2,048 characters.');
+  assert.equal(describeCheck('meta_description', pass(`${'d'.repeat(100)}…`)('meta_description')), 'Meta description is 101 characters.');
+});
+
+test('a malformed omitted is ignored', () => {
+  const links = fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' });
+  for (const omitted of [null, 'x', [], { '/value/Internals': -3 }, { '/value/Internals': 'many' }, { '/value/Internals': Infinity }, { '/value/Internals': 2.5 }]) {
+    const stored = { ...links('in_page_links'), omitted } as unknown as CheckResult;
+    assert.equal(describeCheck('in_page_links', stored), '1 link (1 internal, 0 external); keep it at most 150.', JSON.stringify(omitted));
+  }
+});
+
 test('formatBytes uses decimal units, as the limits are written', () => {
   assert.equal(formatBytes(1), '1 byte');
   assert.equal(formatBytes(999), '999 bytes');
@@ -289,6 +340,7 @@ test('property: any stored JSON gives one line of at most 150 characters, never 
     importance: json,
     value: json,
     errors: fc.oneof(json, fc.dictionary(fc.constantFrom('missing', 'too_many', 'length', 'failed', 'bad_tags', 'too_few', 'bad_format', 'too_slow', 'too_large', 'too_small', 'duplicate'), json, { maxKeys: 1 })),
+    omitted: fc.oneof(json, fc.dictionary(fc.constantFrom('/value', '/value/Internals', '/value/h1', '/errors/failed', '/errors/missing', '/errors/too_many'), fc.oneof(fc.nat(), json))),
   }, { requiredKeys: [] });
   fc.assert(
     fc.property(fc.constantFrom(...CHECK_NAMES), fc.oneof(stored, json), (name, result) => {

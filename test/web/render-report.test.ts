@@ -236,6 +236,43 @@ test('a huge list is capped, and the page says how many were left out', () => {
   assert.match(text(check), /1,000 links \(1,000 internal, 0 external\); keep it at most 150\./);
 });
 
+test('lists the report cut say how many more it did not list (its omitted), and counts include them', () => {
+  const links = Array.from({ length: 1000 }, (_, i) => ({ url: `https://a.test/${i}`, text: `Link ${i}` }));
+  const image = { url: 'https://a.test/i.jpg', text: '' };
+  const doc = parse(renderReportPage(withResults({
+    in_page_links: {
+      passed: false, importance: 'medium', value: { Internals: links, Externals: links.slice(0, 3) }, errors: { too_many: { max: '150' } },
+      omitted: { '/value/Internals': 89_000, '/value/Externals': 7 },
+    },
+    image_keywords: { passed: false, importance: 'high', value: [image], errors: { missing: [image] }, omitted: { '/value': 4, '/errors/missing': 4 } },
+    headings: { passed: false, importance: 'high', value: { h1: ['A', 'B'], h2: ['C'] }, errors: { too_many: null }, omitted: { '/value/h1': 10, '/value/h2': 5 } },
+    structured_data: {
+      passed: true, importance: 'medium', value: { 'Schema.org': [{ '@type': 'Thing', list: [1, 2] }] },
+      omitted: { '/value/Schema.org/0': 3, '/value/Schema.org/0/list': 98 },
+    },
+    inline_css: { passed: false, importance: 'low', value: null, errors: { failed: ['a:b'] }, omitted: { '/errors/failed': 70 } },
+    title: { passed: true, importance: 'high', value: 'Fine' },
+  })));
+  const check = (name: string) => byId(doc, `check-${name}`)!;
+  const notes = (name: string) => findAll((e) => /\bnot-listed\b/.test(e.attribs.class ?? ''), [check(name)]).map((p) => text(p));
+  const found = (name: string) => text(findAll((e) => e.attribs.class === 'check-found', [check(name)])[0]);
+
+  assert.deepEqual(all(check('in_page_links'), 'h4').map((h) => text(h)), ['Internal links (90,000)', 'External links (10)']);
+  assert.deepEqual(notes('in_page_links'), ['…and 89,000 more not listed in the report.', '…and 7 more not listed in the report.']);
+  assert.match(text(check('in_page_links')), /…and 750 more not shown\./);
+  assert.equal(found('in_page_links'), '90,010 links (90,000 internal, 10 external); keep it at most 150.');
+
+  assert.deepEqual(notes('image_keywords'), ['…and 4 more not listed in the report.'], 'the list is shown once, with the error');
+  assert.equal(found('image_keywords'), '5 images without alt text.');
+  assert.deepEqual(notes('headings'), ['…and 15 more not listed in the report.']);
+  assert.equal(found('headings'), '12 h1 headings; use exactly one.');
+  assert.deepEqual(notes('structured_data'), ['…and 98 more not listed in the report.', '…and 3 more not listed in the report.']);
+  assert.deepEqual(notes('inline_css'), ['…and 70 more not listed in the report.']);
+  assert.equal(found('inline_css'), '71 elements have a style attribute.');
+  assert.deepEqual(notes('title'), []);
+  assert.equal(findAll((e) => /\bnot-listed\b/.test(e.attribs.class ?? ''), [parse(renderReportPage(sample))]).length, 0, 'nothing cut, nothing said');
+});
+
 test('a title value of 2,000 characters is cut short', () => {
   const long = 'x'.repeat(2000);
   const html = renderReportPage(withResults({ title: { passed: false, importance: 'high', value: long, errors: { length: { min: '1', max: '60' } } } }));

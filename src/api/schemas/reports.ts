@@ -13,6 +13,13 @@ export const CheckObject = Type.Object(
           'Only on failure: one key naming the failure; a head check (title, meta_description, meta_viewport, charset, favicon) may add head_closed_by after it, naming the element ("<iframe>") or "#text" that closed the head early',
       }),
     ),
+    omitted: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+        description:
+          'Only when the report left items out: maps the JSON Pointer (RFC 6901) of each cut list or object within this check object ' +
+          '(e.g. "/value/Internals", "/errors/missing") to the number of items or entries left out, so listed + omitted is the exact count',
+      }),
+    ),
   },
   { $id: 'CheckObject' },
 );

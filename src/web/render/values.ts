@@ -3,7 +3,11 @@
 //
 // Stored values may be any JSON: every view checks the shape it expects and answers
 // `undefined` when it does not recognise it, and the generic JSON view takes over.
+//
+// A report lists at most so many items per list (its `omitted` counts the rest, by JSON
+// Pointer): lists say how many more the report did not list, and counts include them.
 
+import { pointerSegment } from '../../analysis/bounds.js';
 import { formatNumber } from '../../analysis/describe.js';
 import { html, safeHref, type HtmlValue, type SafeHtml } from './html.js';
 import { truncate } from './format.js';
@@ -15,8 +19,26 @@ export interface ValueContext {
   described: string;
 }
 
-/** null: nothing worth showing; undefined: shape not recognised. */
-type View = (data: unknown, ctx: ValueContext) => SafeHtml | null | undefined;
+/** What the report left out of the list or object at one place (from its `omitted`), and below it. */
+interface Left {
+  count(): number;
+  at(segment: string | number): Left;
+}
+
+const NOTHING_LEFT: Left = { count: () => 0, at: () => NOTHING_LEFT };
+
+function leftOf(omitted: Record<string, unknown>, pointer: string): Left {
+  return {
+    count() {
+      const n = Object.hasOwn(omitted, pointer) ? omitted[pointer] : 0;
+      return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
+    },
+    at: (segment) => leftOf(omitted, `${pointer}/${pointerSegment(segment)}`),
+  };
+}
+
+/** null: nothing worth showing; undefined: shape not recognised. `left`: what the report did not list of `data`. */
+type View = (data: unknown, ctx: ValueContext, left: Left) => SafeHtml | null | undefined;
 
 interface CheckView {
   value?: View;
@@ -43,6 +65,15 @@ function isEmpty(v: unknown): boolean {
   return v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).length === 0);
 }
 
+/** Empty, and the report left nothing out of it either. */
+function isNothing(v: unknown, left: Left): boolean {
+  return isEmpty(v) && left.count() === 0;
+}
+
+function notListed(n: number): SafeHtml {
+  return n > 0 ? html`<p class="muted not-listed">…and ${formatNumber(n)} more not listed in the report.</p>` : html``;
+}
+
 const muted = (text: string) => html`<span class="muted">${text}</span>`;
 
 // ---------------------------------------------------------------------------------------------
@@ -55,63 +86,77 @@ function urlView(url: unknown): SafeHtml {
   return href ? html`<a class="url" href="${href}" rel="${EXTERNAL_REL}">${text}</a>` : html`<span class="url">${text}</span>`;
 }
 
-/** A list showing its first items and collapsing the rest into <details>, which needs no script. */
-function itemList(items: readonly unknown[], render: (item: unknown) => HtmlValue, noun: string, cls = 'items'): SafeHtml {
-  const rendered = items.slice(0, MAX_ITEMS).map((item) => html`<li>${render(item)}</li>`);
+/**
+ * A list showing its first items and collapsing the rest into <details>, which needs no script;
+ * `unlisted`: items the report itself left out.
+ */
+function itemList(
+  items: readonly unknown[],
+  render: (item: unknown, index: number) => HtmlValue,
+  noun: string,
+  cls = 'items',
+  unlisted = 0,
+): SafeHtml {
+  const rendered = items.slice(0, MAX_ITEMS).map((item, i) => html`<li>${render(item, i)}</li>`);
   const head = rendered.length > COLLAPSE_OVER ? rendered.slice(0, VISIBLE_ITEMS) : rendered;
   const rest = rendered.slice(head.length);
   const omitted = items.length - rendered.length;
-  return html`<ul class="${cls}">${head}</ul>${
+  return html`${head.length > 0 ? html`<ul class="${cls}">${head}</ul>` : ''}${
     rest.length > 0 ? html`<details><summary>Show ${formatNumber(rest.length)} more ${noun}</summary><ul class="${cls}">${rest}</ul></details>` : ''
-  }${omitted > 0 ? html`<p class="muted">…and ${formatNumber(omitted)} more not shown.</p>` : ''}`;
+  }${omitted > 0 ? html`<p class="muted">…and ${formatNumber(omitted)} more not shown.</p>` : ''}${notListed(unlisted)}`;
 }
 
 function group(title: string | null, body: HtmlValue): SafeHtml {
   return html`<div class="value-group">${title ? html`<h4>${title}</h4>` : ''}${body}</div>`;
 }
 
-function textItem(item: unknown): SafeHtml {
-  return typeof item === 'string' ? html`${truncate(item, MAX_TEXT)}` : jsonView(item, 1);
-}
+/** Renders one list item; `left`: what the report did not list of it. */
+type Item = (item: unknown, left: Left) => SafeHtml;
 
-function codeItem(item: unknown): SafeHtml {
-  return typeof item === 'string' ? html`<code>${truncate(item, MAX_TEXT)}</code>` : jsonView(item, 1);
-}
+const textItem: Item = (item, left) => (typeof item === 'string' ? html`${truncate(item, MAX_TEXT)}` : jsonView(item, 1, left));
 
-function urlItem(item: unknown): SafeHtml {
-  return typeof item === 'string' ? urlView(item) : jsonView(item, 1);
+const codeItem: Item = (item, left) => (typeof item === 'string' ? html`<code>${truncate(item, MAX_TEXT)}</code>` : jsonView(item, 1, left));
+
+const urlItem: Item = (item, left) => (typeof item === 'string' ? urlView(item) : jsonView(item, 1, left));
+
+/** A list of `items` at `left`, each rendered with `item`. */
+function listOf(items: readonly unknown[], item: Item, noun: string, left: Left, cls = 'items'): SafeHtml {
+  return itemList(items, (x, i) => item(x, left.at(i)), noun, cls, left.count());
 }
 
 /** `{url, text}` as the page's text (or a placeholder) above its URL. */
-function linkItem(emptyText: string): (item: unknown) => SafeHtml {
-  return (item) => {
-    if (!isRecord(item)) return textItem(item);
+function linkItem(emptyText: string): Item {
+  return (item, left) => {
+    if (!isRecord(item)) return textItem(item, left);
     const text = typeof item.text === 'string' ? item.text.trim() : '';
     return html`<span class="item-text">${text ? truncate(text, MAX_TEXT) : muted(emptyText)}</span><span class="item-url">${urlView(item.url)}</span>`;
   };
 }
 
 /** Generic, readable rendering of any JSON: objects as property lists, arrays as lists. */
-function jsonView(v: unknown, depth = 0): SafeHtml {
+function jsonView(v: unknown, depth = 0, left: Left = NOTHING_LEFT): SafeHtml {
   if (v === null || v === undefined) return muted('none');
   if (typeof v === 'string') return safeHref(v) ? urlView(v) : html`${truncate(v, MAX_TEXT)}`;
   if (typeof v === 'number') return html`${formatNumber(v)}`;
   if (typeof v === 'boolean') return html`${v ? 'yes' : 'no'}`;
   if (depth >= MAX_DEPTH) return muted('…');
   if (Array.isArray(v)) {
-    if (v.length === 0) return muted('none');
-    if (v.every((x) => typeof x === 'string' && x.length <= 40 && !safeHref(x))) return itemList(v, textItem, 'items', 'chips');
-    return itemList(v, (x) => jsonView(x, depth + 1), 'items');
+    if (isNothing(v, left)) return muted('none');
+    if (v.every((x) => typeof x === 'string' && x.length <= 40 && !safeHref(x))) return listOf(v, textItem, 'items', left, 'chips');
+    return listOf(v, (x, at) => jsonView(x, depth + 1, at), 'items', left);
   }
   if (isRecord(v)) {
     const entries = Object.entries(v);
-    if (entries.length === 0) return muted('none');
+    if (isNothing(v, left)) return muted('none');
     const props = (list: Array<[string, unknown]>) =>
-      html`<dl class="props">${list.map(([k, x]) => html`<dt>${truncate(k, 100)}</dt><dd>${jsonView(x, depth + 1)}</dd>`)}</dl>`;
+      html`<dl class="props">${list.map(([k, x]) => html`<dt>${truncate(k, 100)}</dt><dd>${jsonView(x, depth + 1, left.at(k))}</dd>`)}</dl>`;
     const shown = entries.slice(0, MAX_ITEMS);
-    if (shown.length <= COLLAPSE_OVER) return props(shown);
+    const unlisted = notListed(left.count());
+    if (shown.length <= COLLAPSE_OVER) return html`${shown.length > 0 ? props(shown) : ''}${unlisted}`;
     const rest = shown.slice(VISIBLE_ITEMS);
-    return html`${props(shown.slice(0, VISIBLE_ITEMS))}<details><summary>Show ${formatNumber(rest.length)} more properties</summary>${props(rest)}</details>`;
+    return html`${props(shown.slice(0, VISIBLE_ITEMS))}<details><summary>Show ${formatNumber(rest.length)} more properties</summary>${props(rest)}</details>${
+      entries.length > shown.length ? html`<p class="muted">…and ${formatNumber(entries.length - shown.length)} more not shown.</p>` : ''
+    }${unlisted}`;
   }
   return muted('unreadable value');
 }
@@ -143,68 +188,73 @@ const nothing: View = (v) => (isEmpty(v) ? null : undefined);
 /** The value repeats the error's list (image_keywords): shown once, with the error. */
 const sameAsError: View = (v) => (v === null || Array.isArray(v) ? null : undefined);
 
-function listView(caption: string | null, noun: string, item: (x: unknown) => SafeHtml, { skipIfDescribed = false } = {}): View {
-  return (v, ctx) => {
-    if (isEmpty(v)) return null;
+function listView(caption: string | null, noun: string, item: Item, { skipIfDescribed = false } = {}): View {
+  return (v, ctx, left) => {
+    if (isNothing(v, left)) return null;
     if (!Array.isArray(v)) return undefined;
-    if (skipIfDescribed && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
-    return group(caption, itemList(v, item, noun));
+    if (skipIfDescribed && left.count() === 0 && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
+    return group(caption, listOf(v, item, noun, left));
   };
 }
 
 function chipsView(caption: string | null, { skipIfDescribed = false } = {}): View {
-  return (v, ctx) => {
-    if (isEmpty(v)) return null;
+  return (v, ctx, left) => {
+    if (isNothing(v, left)) return null;
     if (!Array.isArray(v)) return undefined;
-    if (skipIfDescribed && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
-    return group(caption, itemList(v, textItem, 'words', 'chips'));
+    if (skipIfDescribed && left.count() === 0 && v.every((x) => typeof x === 'string' && ctx.described.includes(x))) return null;
+    return group(caption, listOf(v, textItem, 'words', left, 'chips'));
   };
 }
 
-/** `{group: [...]}` with a caption per known group. */
-function groupsView(captions: Record<string, [string, string]>, item: (x: unknown) => SafeHtml): View {
-  return (v) => {
-    if (isEmpty(v)) return null;
-    if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return undefined;
+/** `{group: [...]}` with a caption per known group, counting what the report did not list. */
+function groupsView(captions: Record<string, [string, string]>, item: Item): View {
+  return (v, _ctx, left) => {
+    if (isNothing(v, left)) return null;
+    if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return isEmpty(v) ? notListed(left.count()) : undefined;
     return html`${Object.entries(v).map(([name, list]) => {
       const [caption, noun] = Object.hasOwn(captions, name) ? captions[name] : [name, 'items'];
-      return group(`${caption} (${formatNumber((list as unknown[]).length)})`, itemList(list as unknown[], item, noun));
-    })}`;
+      const items = list as unknown[];
+      const at = left.at(name);
+      return group(`${caption} (${formatNumber(items.length + at.count())})`, listOf(items, item, noun, at));
+    })}${notListed(left.count())}`;
   };
 }
 
-const headingsView: View = (v) => {
-  if (isEmpty(v)) return null;
-  if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return undefined;
+const headingsView: View = (v, _ctx, left) => {
+  if (isNothing(v, left)) return null;
+  if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return isEmpty(v) ? notListed(left.count()) : undefined;
   const levels = Object.keys(v).sort((a, b) => (/^h[1-6]$/.test(a) ? a : `z${a}`).localeCompare(/^h[1-6]$/.test(b) ? b : `z${b}`));
-  const rows = levels.flatMap((level) => (v[level] as unknown[]).map((text) => [level, text] as const));
+  const rows = levels.flatMap((level) => (v[level] as unknown[]).map((text, i) => [level, text, i] as const));
+  // One outline for all levels: what each level left out is counted together at its end.
+  const unlisted = levels.reduce((n, level) => n + left.at(level).count(), left.count());
   return itemList(
     rows,
     (row) => {
-      const [level, text] = row as readonly [string, unknown];
+      const [level, text, i] = row as readonly [string, unknown, number];
       const known = /^h[1-6]$/.test(level);
-      const label = typeof text === 'string' ? (text.trim() ? truncate(text, MAX_TEXT) : muted('(empty)')) : jsonView(text, 2);
+      const label = typeof text === 'string' ? (text.trim() ? truncate(text, MAX_TEXT) : muted('(empty)')) : jsonView(text, 2, left.at(level).at(i));
       return html`<span class="${known ? `level-${level[1]}` : ''}"><span class="tag">${truncate(level.toUpperCase(), 10)}</span>${label}</span>`;
     },
     'headings',
     'outline',
+    unlisted,
   );
 };
 
-const structuredView: View = (v) => {
-  if (isEmpty(v)) return null;
+const structuredView: View = (v, _ctx, left) => {
+  if (isNothing(v, left)) return null;
   if (!isRecord(v)) return undefined;
-  return html`${Object.entries(v).map(([name, data]) => group(name, jsonView(data, 1)))}`;
+  return html`${Object.entries(v).map(([name, data]) => group(name, jsonView(data, 1, left.at(name))))}${notListed(left.count())}`;
 };
 
-const tagCountsView: View = (v, ctx) => {
+const tagCountsView: View = (v, ctx, left) => {
   if (!isRecord(v)) return undefined;
   const tags = Object.entries(v);
-  if (tags.every(([tag]) => ctx.described.includes(`<${tag}>`))) return null;
+  if (left.count() === 0 && tags.every(([tag]) => ctx.described.includes(`<${tag}>`))) return null;
   return itemList(tags, (t) => {
     const [tag, count] = t as [string, unknown];
-    return html`<code>&lt;${truncate(tag, 40)}&gt;</code> × ${typeof count === 'number' ? formatNumber(count) : jsonView(count, 2)}`;
-  }, 'tags', 'chips');
+    return html`<code>&lt;${truncate(tag, 40)}&gt;</code> × ${typeof count === 'number' ? formatNumber(count) : jsonView(count, 2, left.at(tag))}`;
+  }, 'tags', 'chips', left.count());
 };
 
 const REQUEST_GROUPS: Record<string, [string, string]> = {
@@ -261,17 +311,19 @@ const CHECK_VIEWS: Record<string, CheckView> = {
 };
 
 /** Falls back to the generic view, with a caption, when a view does not recognise the data. */
-function show(view: View | undefined, data: unknown, ctx: ValueContext, caption: string): SafeHtml | null {
-  const out = view?.(data, ctx);
+function show(view: View | undefined, data: unknown, ctx: ValueContext, caption: string, left: Left): SafeHtml | null {
+  const out = view?.(data, ctx, left);
   if (out !== undefined) return out;
-  return isEmpty(data) ? null : group(caption, jsonView(data));
+  return isNothing(data, left) ? null : group(caption, jsonView(data, 0, left));
 }
 
 /** The evidence block of one check (its value, and its error's list), or null when there is none. */
 export function renderCheckValue(name: string, result: Record<string, unknown>, ctx: ValueContext): SafeHtml | null {
   const views = Object.hasOwn(CHECK_VIEWS, name) ? CHECK_VIEWS[name] : {};
+  const omitted = isRecord(result.omitted) ? result.omitted : null;
+  const leftAt = (pointer: string) => (omitted ? leftOf(omitted, pointer) : NOTHING_LEFT);
   const parts: SafeHtml[] = [];
-  const value = show(views.value, result.value, ctx, 'Value');
+  const value = show(views.value, result.value, ctx, 'Value', leftAt('/value'));
   if (value) parts.push(value);
   if (result.passed !== true && isRecord(result.errors)) {
     const [key] = Object.keys(result.errors);
@@ -280,7 +332,10 @@ export function renderCheckValue(name: string, result: Record<string, unknown>, 
     const isLimit = isRecord(payload) && Object.keys(payload).every((k) => k === 'min' || k === 'max');
     // A known check without an error view carries nothing more (null, a limit, "https").
     const known = Object.hasOwn(CHECK_VIEWS, name);
-    const error = isLimit || (known && !views.error) ? null : show(views.error, payload, ctx, 'Details');
+    const error =
+      isLimit || (known && !views.error) || key === undefined
+        ? null
+        : show(views.error, payload, ctx, 'Details', leftAt(`/errors/${pointerSegment(key)}`));
     if (error) parts.push(error);
   }
   return parts.length > 0 ? html`<div class="check-value">${parts}</div>` : null;
