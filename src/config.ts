@@ -15,6 +15,8 @@ export interface AppConfig {
   /** Concurrent analyses per instance, and how long a create may wait for a slot. */
   analysisConcurrency: number;
   analysisQueueTimeoutMs: number;
+  /** Analyses one account may run at once, so the other slots stay free for other accounts. */
+  analysisConcurrencyPerAccount: number;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
   /** E-mail of the account created on first start of an empty database. */
@@ -51,6 +53,7 @@ export const VERSION: string = (() => {
 })();
 
 export function loadConfig(env: Env = process.env): AppConfig {
+  const analysisConcurrency = intSetting(env, 'ANALYSIS_CONCURRENCY', 8, 1, 1000);
   return {
     host: env.HOST?.trim() || '127.0.0.1',
     port: intSetting(env, 'PORT', 8080, 0, 65535),
@@ -60,8 +63,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     rateLimitPerMinute: intSetting(env, 'RATE_LIMIT_PER_MINUTE', 60),
     redisUrl: env.REDIS_URL?.trim() || null,
-    analysisConcurrency: intSetting(env, 'ANALYSIS_CONCURRENCY', 8, 1, 1000),
+    analysisConcurrency,
     analysisQueueTimeoutMs: intSetting(env, 'ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,
+    // at most ANALYSIS_CONCURRENCY; by default two slots stay free for other accounts
+    analysisConcurrencyPerAccount: intSetting(env, 'ANALYSIS_CONCURRENCY_PER_ACCOUNT', Math.max(1, analysisConcurrency - 2), 1, analysisConcurrency),
     bodyLimit: intSetting(env, 'BODY_LIMIT', 64 * 1024, 1024, 100 * 1024 * 1024),
     adminEmail: env.ADMIN_EMAIL?.trim() || 'admin@localhost',
     analysis: analysisConfigFromEnv(env),
