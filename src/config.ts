@@ -19,6 +19,8 @@ export interface AppConfig {
   redisUrl: string | null;
   /** Concurrent analyses per instance, and how long a create may wait for a slot. */
   analysisConcurrency: number;
+  /** Analyses one account may run at once, so the other slots stay free for other accounts. */
+  analysisConcurrencyPerAccount: number;
   analysisQueueTimeoutMs: number;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
@@ -214,6 +216,7 @@ function analysisSettings(r: EnvReader): AnalysisConfig {
 /** The service's settings; throws a ConfigError naming every invalid variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const r = new EnvReader(env);
+  const analysisConcurrency = r.int('ANALYSIS_CONCURRENCY', 8, 1, 1000);
   const config: AppConfig = {
     host: r.string('HOST', '127.0.0.1'),
     port: r.int('PORT', 8080, 0, 65535),
@@ -226,7 +229,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       if (!/^rediss?:\/\/[^\s]+$/i.test(raw)) throw new Error('a redis:// or rediss:// URL');
       return raw;
     }),
-    analysisConcurrency: r.int('ANALYSIS_CONCURRENCY', 8, 1, 1000),
+    analysisConcurrency,
+    analysisConcurrencyPerAccount: r.int('ANALYSIS_CONCURRENCY_PER_ACCOUNT', Math.max(1, analysisConcurrency - 2), 1, analysisConcurrency),
     analysisQueueTimeoutMs: r.int('ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,
     bodyLimit: r.int('BODY_LIMIT', MIN_BODY_LIMIT, MIN_BODY_LIMIT, 100 * 1024 * 1024),
     adminEmail: r.custom('ADMIN_EMAIL', 'admin@localhost', (raw) => {

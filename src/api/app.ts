@@ -69,6 +69,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route, as registered (tests compare it with the OpenAPI document). */
     registeredRoutes: RegisteredRoute[];
+    /** The instance's analysis slots, shared fairly by account (every analysis goes through it). */
+    analysisPool: AnalysisPool;
   }
 }
 
@@ -107,9 +109,12 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
-  const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs);
-  const analyse: Analyser = (url, signal) =>
-    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s }), signal);
+  const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
+    perAccountLimit: config.analysisConcurrencyPerAccount,
+  });
+  app.decorate('analysisPool', pool);
+  const analyse: Analyser = (url, signal, account) =>
+    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s }), signal, account);
 
   // Schemas document the API (OpenAPI); validation.ts applies them with Laravel's semantics
   // and responses are plain JSON, so Fastify's own compilers are pass-throughs.

@@ -70,3 +70,22 @@ test('a new SQLite database file (and its WAL) is readable by its owner only', a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+
+test('ANALYSIS_CONCURRENCY_PER_ACCOUNT defaults to ANALYSIS_CONCURRENCY − 2 (at least 1), leaving slots for other accounts', () => {
+  assert.equal(loadConfig({}).analysisConcurrencyPerAccount, 6);
+  assert.equal(loadConfig({ ANALYSIS_CONCURRENCY: '20' }).analysisConcurrencyPerAccount, 18);
+  assert.equal(loadConfig({ ANALYSIS_CONCURRENCY: '2' }).analysisConcurrencyPerAccount, 1);
+  assert.equal(loadConfig({ ANALYSIS_CONCURRENCY: '1' }).analysisConcurrencyPerAccount, 1);
+  assert.equal(loadConfig({ ANALYSIS_CONCURRENCY: '4', ANALYSIS_CONCURRENCY_PER_ACCOUNT: '4' }).analysisConcurrencyPerAccount, 4);
+});
+
+test('ANALYSIS_CONCURRENCY_PER_ACCOUNT outside 1 … ANALYSIS_CONCURRENCY is refused, naming the variable', () => {
+  for (const bad of ['0', '5', '-1', 'two']) {
+    assert.throws(
+      () => loadConfig({ ANALYSIS_CONCURRENCY: '4', ANALYSIS_CONCURRENCY_PER_ACCOUNT: bad }),
+      /ANALYSIS_CONCURRENCY_PER_ACCOUNT must be an integer from 1 to 4/,
+      bad,
+    );
+  }
+});

@@ -6,7 +6,7 @@ import type { AnalysisConfig } from '../../analysis/config.js';
 import type { AnalysedPage } from '../../analysis/types.js';
 import { FetchError } from '../../analysis/errors.js';
 import type { ReportsRepository, ReportSortColumn } from '../../db/reports-repository.js';
-import { AnalyserBusyError } from '../../reports/analysis-pool.js';
+import { AnalyserBusyError, type AccountKey } from '../../reports/analysis-pool.js';
 import { HttpError, ValidationError, notFound } from '../errors.js';
 import { parseId } from '../ids.js';
 import { listParams, listPath, pagination } from '../pagination.js';
@@ -17,8 +17,11 @@ import { Report, ReportCreateBody, ReportListQuery, ReportUpdateBody } from '../
 import { check, throwIfAny, validate } from '../validation.js';
 import { errorResponses } from '../openapi-responses.js';
 
-/** Runs one analysis for a request; rejects with FetchError, AnalyserBusyError or the abort reason. */
-export type Analyser = (url: string, signal: AbortSignal) => Promise<AnalysedPage>;
+/**
+ * Runs one analysis for an account (slots are shared fairly between accounts); rejects with
+ * FetchError, AnalyserBusyError or the abort reason.
+ */
+export type Analyser = (url: string, signal: AbortSignal, account: AccountKey) => Promise<AnalysedPage>;
 
 export interface ReportsDeps {
   reports: ReportsRepository;
@@ -41,7 +44,7 @@ async function analyseFor(request: FastifyRequest, reply: FastifyReply, analyse:
   };
   reply.raw.once('close', onClose);
   try {
-    return await analyse(url, controller.signal);
+    return await analyse(url, controller.signal, request.user!.id);
   } catch (error) {
     if (error instanceof FetchError) throw new ValidationError({ url: [error.message] });
     if (error instanceof AnalyserBusyError) {
