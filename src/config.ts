@@ -2,6 +2,7 @@
 // in one pass before anything else happens: a bad value stops the start with a message naming
 // the variable, and every bad value is reported at once.
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 
 export interface AppConfig {
@@ -21,6 +22,8 @@ export interface AppConfig {
   analysisConcurrency: number;
   /** Analyses one account may run at once, so the other slots stay free for other accounts. */
   analysisConcurrencyPerAccount: number;
+  /** Worker threads that parse pages and run checks (0: in the server's own thread). */
+  analysisWorkers: number;
   analysisQueueTimeoutMs: number;
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
@@ -231,6 +234,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     analysisConcurrency,
     analysisConcurrencyPerAccount: r.int('ANALYSIS_CONCURRENCY_PER_ACCOUNT', Math.max(1, analysisConcurrency - 2), 1, analysisConcurrency),
+    // One core stays with the event loop (requests, fetching, the database).
+    analysisWorkers: r.int('ANALYSIS_WORKERS', Math.max(1, Math.min(availableParallelism() - 1, analysisConcurrency)), 0, 64),
     analysisQueueTimeoutMs: r.int('ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,
     bodyLimit: r.int('BODY_LIMIT', MIN_BODY_LIMIT, MIN_BODY_LIMIT, 100 * 1024 * 1024),
     adminEmail: r.custom('ADMIN_EMAIL', 'admin@localhost', (raw) => {

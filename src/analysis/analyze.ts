@@ -6,15 +6,14 @@
 // favicon probe once the parsed page shows no declared icon; the sitemap.xml probe once
 // robots.txt lists no sitemap. Nothing outlives the returned promise: the session is closed
 // (tasks aborted and awaited, sockets destroyed) whether the analysis succeeds or not.
-import { buildArtifacts, type Artifacts } from './artifacts.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './config.js';
+import { inProcessEngine, type Engine, type ParsedPage } from './engine.js';
 import { FetchError } from './errors.js';
 import type { Resolver } from './fetch/address-guard.js';
 import { fetchPage } from './fetch/page.js';
 import { FetchSession, isHttpUrl, type GuardHooks } from './fetch/session.js';
 import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
-import { declaredIconUrl, robotsSitemapUrls } from './probes.js';
-import { runChecks } from './run.js';
+import { robotsSitemapUrls } from './probes.js';
 import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
 import { MAX_URL_LENGTH } from './urls.js';
 import { formatTimestamp, nowTimestamp } from '../time.js';
@@ -26,6 +25,10 @@ export interface AnalyzeOptions {
   now?: () => Date; // for generated_at
   /** Observes (and may veto) each connection; test-only relaxation of the address guard. */
   guard?: GuardHooks;
+  /** Where parsing and the checks run: this thread by default, worker threads in the server. */
+  engine?: Engine;
+  /** Whose analysis this is (a shared engine takes turns between accounts). */
+  account?: string | number;
 }
 
 export { MAX_URL_LENGTH } from './urls.js';
@@ -78,10 +81,11 @@ export function projectOf(finalUrl: string): string {
 export async function fetchSnapshot(
   url: string | URL,
   options: AnalyzeOptions = {},
-): Promise<{ snapshot: PageSnapshot; artifacts: Artifacts }> {
+): Promise<{ snapshot: PageSnapshot; parsed: ParsedPage }> {
   const config = options.config ?? DEFAULT_CONFIG;
   const target = normalizeTargetUrl(typeof url === 'string' ? url : url.href);
   const session = new FetchSession({ config, resolver: options.resolver, signal: options.signal, guard: options.guard });
+  let parsed: ParsedPage | null = null;
   try {
     let early: { robots: Promise<RobotsFetch>; notFound: Promise<NotFoundProbe> } | undefined;
     const page = await fetchPage(session, target, {
@@ -102,8 +106,8 @@ export async function fetchSnapshot(
       }),
     );
     const finalUrl = page.finalUrl.href;
-    const artifacts = buildArtifacts(page.html, finalUrl);
-    const favicon = declaredIconUrl(artifacts) === null ? session.track(probeFavicon(session, origin)) : null;
+    parsed = await (options.engine ?? inProcessEngine).parse(page.html, finalUrl, options.account);
+    const favicon = parsed.declaredIcon === null ? session.track(probeFavicon(session, origin)) : null;
     const snapshot: PageSnapshot = {
       requestedUrl: target.href,
       finalUrl,
@@ -119,7 +123,10 @@ export async function fetchSnapshot(
       sitemapProbe: await sitemap,
     };
     options.signal?.throwIfAborted();
-    return { snapshot, artifacts };
+    return { snapshot, parsed };
+  } catch (error) {
+    parsed?.discard();
+    throw error;
   } finally {
     await session.close();
   }
@@ -128,8 +135,8 @@ export async function fetchSnapshot(
 /** Fetches and analyses one page. Rejects with FetchError, or with the reason of an aborted `signal`. */
 export async function analyzeUrl(url: string | URL, options: AnalyzeOptions = {}): Promise<AnalysedPage> {
   const config = options.config ?? DEFAULT_CONFIG;
-  const { snapshot, artifacts } = await fetchSnapshot(url, options);
-  const { result, results } = runChecks(snapshot, config, artifacts);
+  const { snapshot, parsed } = await fetchSnapshot(url, options);
+  const { result, results } = await parsed.check(snapshot, config);
   return {
     url: snapshot.finalUrl,
     project: projectOf(snapshot.finalUrl),

@@ -67,9 +67,15 @@ export interface HeadingInfo {
   text: string;
 }
 
+/**
+ * What the checks need of a resolved URL value. Plain strings, not the URL object: a page with
+ * 100,000 links keeps one of these per distinct link while the checks run.
+ */
 export interface LinkTarget {
-  /** Parsed absolute URL (shared: do not modify), or null when the value does not resolve. */
-  url: URL | null;
+  /** The scheme with its colon (`https:`), or null when the value does not resolve. */
+  protocol: string | null;
+  /** The resolved path, or null when the value does not resolve. */
+  pathname: string | null;
   /** As reported: absolute without fragment, or the value as written. */
   reported: string;
   /** The host lower-cased without one leading `www.`; '' when there is none. */
@@ -505,6 +511,10 @@ function collect(html: string): Collected {
   return c;
 }
 
+/** One shared string per common scheme rather than one per link. */
+const PROTOCOLS = new Map(['http:', 'https:', 'mailto:', 'tel:', 'javascript:', 'data:', 'ftp:'].map((p) => [p, p]));
+const canonicalProtocol = (protocol: string) => PROTOCOLS.get(protocol) ?? protocol;
+
 export function buildArtifacts(html: string, finalUrl: string): Artifacts {
   const c = collect(html);
   const page = parseUrl(finalUrl);
@@ -534,7 +544,8 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
       const url = parseUrl(raw, base);
       const host = url ? hostKey(url.hostname) : '';
       t = {
-        url,
+        protocol: url ? canonicalProtocol(url.protocol) : null,
+        pathname: url ? url.pathname : null,
         reported: url ? withoutFragment(url) : raw,
         host,
         internal: url !== null && pageHost !== null && isHttp(url) && host === pageHost,

@@ -67,5 +67,7 @@ export function fetchFailureMessage(reason: FetchFailureReason, d: FetchErrorDet
       return `The page uses an unsupported Content-Encoding${d.encoding ? ` (${d.encoding})` : ''}.`;
     case 'network':
       return 'The connection failed before the page was received.';
+    case 'too_complex':
+      return 'The page is too large or complex to analyse.';
   }
 }

@@ -34,8 +34,7 @@ function subtype(mime: string): string {
 export function imageFormat(raw: string, type: string | null, artifacts: Artifacts): string {
   const trimmed = raw.trim();
   if (/^data:/i.test(trimmed)) return subtype(trimmed.slice(5).split(/[;,]/)[0]);
-  const url = artifacts.target(trimmed).url;
-  const path = url ? url.pathname : trimmed.split(/[?#]/)[0];
+  const path = artifacts.target(trimmed).pathname ?? trimmed.split(/[?#]/)[0];
   const segment = path.slice(path.lastIndexOf('/') + 1);
   const dot = segment.lastIndexOf('.');
   const ext = dot === -1 ? '' : segment.slice(dot + 1).toLowerCase();

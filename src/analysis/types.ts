@@ -85,7 +85,8 @@ export type FetchFailureReason =
   | 'too_many_redirects'
   | 'bad_status'
   | 'bad_encoding'
-  | 'network';
+  | 'network'
+  | 'too_complex';
 
 export type SideFetchOutcome<T> = T | { error: FetchFailureReason };
 

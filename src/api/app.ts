@@ -12,6 +12,7 @@ import { UsersRepository } from '../db/users-repository.js';
 import { WebsitesRepository } from '../db/websites-repository.js';
 import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
+import { EnginePool } from '../analysis/engine-pool.js';
 import { systemClock, type Clock } from '../time.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
@@ -113,8 +114,14 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
     perAccountLimit: config.analysisConcurrencyPerAccount,
   });
   app.decorate('analysisPool', pool);
+  // Parsing and checks run in worker threads, so no page stalls the requests of others.
+  const engine =
+    config.analysisWorkers > 0
+      ? new EnginePool(config.analysisWorkers, { onWorkerError: (error) => app.log.warn({ err: error }, 'an analysis worker failed; it was replaced') })
+      : undefined;
+  app.addHook('onClose', async () => engine?.close());
   const analyse: Analyser = (url, signal, account) =>
-    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s }), signal, account);
+    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s, engine, account }), signal, account);
 
   // Schemas document the API (OpenAPI); validation.ts applies them with Laravel's semantics
   // and responses are plain JSON, so Fastify's own compilers are pass-throughs.

@@ -167,7 +167,10 @@ function documentOperation(path: string, method: string, op: Operation): void {
     }
   }
   const html = Object.values(op.responses).some((r) => Object.hasOwn((r as { content?: object }).content ?? {}, 'text/html'));
-  const extra = [...(api ? API_STATUSES : []), ...(op.requestBody ? BODY_STATUSES : [])];
+  // Fastify reads a body on any of these methods, so a malformed, oversized or foreign one is
+  // refused even where the operation itself takes none.
+  const readsBody = op.requestBody !== undefined || ['post', 'put', 'patch', 'delete'].includes(method);
+  const extra = [...(api ? API_STATUSES : []), ...(readsBody ? BODY_STATUSES : [])];
   for (const status of extra) op.responses[status] ??= errorResponse(status, html && status !== 413 && status !== 415 && status !== 400);
 }
 

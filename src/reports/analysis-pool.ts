@@ -6,7 +6,7 @@
 // - the queue is bounded per account (that account alone gets AnalyserBusyError) and globally (a
 //   last resort), and a waiter gives up after `queueTimeoutMs`;
 // - a caller that goes away (its signal aborts) leaves the queue or stops its running analysis.
-import { FairQueue } from './fair-queue.js';
+import { FairQueue } from '../limits/fair-queue.js';
 
 export class AnalyserBusyError extends Error {
   constructor(readonly retryAfterSeconds: number) {

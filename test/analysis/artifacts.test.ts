@@ -80,7 +80,8 @@ test('resolution: against the final URL, directories and ports kept, fragments d
   assert.equal(a.resolve('x.png#f'), 'http://example.test:8080/dir/x.png');
   assert.equal(a.resolve('//cdn.example/y'), 'http://cdn.example/y');
   assert.equal(a.resolve('http://[bad'), 'http://[bad');
-  assert.deepEqual(a.target('http://[bad'), { url: null, reported: 'http://[bad', host: '', internal: false });
+  assert.deepEqual(a.target('http://[bad'), { protocol: null, pathname: null, reported: 'http://[bad', host: '', internal: false });
+  assert.deepEqual(a.target('/img/x.webp?w=1#f'), { protocol: 'http:', pathname: '/img/x.webp', reported: 'http://example.test:8080/img/x.webp?w=1', host: 'example.test', internal: true });
   assert.equal(a.target('https://WWW.Cdn.example/x#y').host, 'cdn.example');
 });
 

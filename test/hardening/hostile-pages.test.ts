@@ -89,7 +89,7 @@ describe('hostile pages', () => {
       ALLOW_PRIVATE_ADDRESSES: 'true',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
-    });
+    }, { compiled: true });
     const key = /(rk_\S+)/.exec(server.output())![1];
     const api = `http://127.0.0.1:${server.port}`;
     let peakRss = 0;

@@ -15,7 +15,7 @@ export function pageLinks(artifacts: Artifacts): { internals: PageLink[]; extern
     const href = anchor.href.trim();
     if (href === '' || href.startsWith('#')) continue;
     const target = artifacts.target(anchor.href);
-    if (target.url !== null && SKIPPED_SCHEMES.has(target.url.protocol)) continue;
+    if (target.protocol !== null && SKIPPED_SCHEMES.has(target.protocol)) continue;
     (target.internal ? internals : externals).push({ url: target.reported, text: anchor.text });
   }
   return { internals, externals };

@@ -6,7 +6,7 @@ function plainHttp(artifacts: Artifacts, raws: (string | null)[]): string[] {
   for (const raw of raws) {
     if (raw === null || raw.trim() === '') continue;
     const target = artifacts.target(raw);
-    if (target.url !== null && target.url.protocol === 'http:') found.push(target.reported);
+    if (target.protocol === 'http:') found.push(target.reported);
   }
   return found;
 }

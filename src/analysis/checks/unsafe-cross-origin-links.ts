@@ -1,4 +1,3 @@
-import { isHttp } from '../urls.js';
 import { defineCheck, fail } from './check.js';
 
 /** External target=_blank links without noopener or noreferrer (§5.2). */
@@ -7,7 +6,7 @@ export const unsafeCrossOriginLinks = defineCheck('unsafe_cross_origin_links', '
   for (const anchor of artifacts.anchors) {
     if (anchor.target !== '_blank' || anchor.rel.includes('noopener') || anchor.rel.includes('noreferrer')) continue;
     const target = artifacts.target(anchor.href);
-    if (target.url !== null && isHttp(target.url) && !target.internal) unsafe.push(target.reported);
+    if ((target.protocol === 'http:' || target.protocol === 'https:') && !target.internal) unsafe.push(target.reported);
   }
   return unsafe.length === 0 ? { value: null } : { value: null, failure: fail('failed', unsafe) };
 });

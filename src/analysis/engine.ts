@@ -1,0 +1,44 @@
+// Where the engine's CPU work runs: parsing a page into artifacts and running the 33 checks.
+// In-process for the CLI, the benchmarks and tests; in worker threads for the server
+// (engine-pool.ts), so a hostile page or robots.txt never stalls the event loop that serves
+// every other request. Parsing and checking are two steps because the fetcher needs one
+// answer from the parsed page (does it declare an icon?) before the last side fetch.
+import { buildArtifacts, type Artifacts } from './artifacts.js';
+import type { AnalysisConfig } from './config.js';
+import { declaredIconUrl } from './probes.js';
+import { runChecks } from './run.js';
+import type { AnalysisResult, PageSnapshot } from './types.js';
+
+/** A parsed page, waiting for its snapshot to be complete. */
+export interface ParsedPage {
+  /** The first declared icon link, resolved (decides the /favicon.ico probe). */
+  declaredIcon: string | null;
+  /** Runs the checks; `snapshot.html` is the page that was parsed. */
+  check(snapshot: PageSnapshot, config: AnalysisConfig): Promise<AnalysisResult>;
+  /** Frees the parsed page without checking it (the analysis failed or was cancelled). */
+  discard(): void;
+}
+
+export interface Engine {
+  /** `account`: whose page it is, so a shared engine can take turns between accounts. */
+  parse(html: string, finalUrl: string, account?: string | number): Promise<ParsedPage>;
+}
+
+/** Runs in the calling thread. */
+export const inProcessEngine: Engine = {
+  async parse(html, finalUrl) {
+    let artifacts: Artifacts | null = buildArtifacts(html, finalUrl);
+    return {
+      declaredIcon: declaredIconUrl(artifacts),
+      async check(snapshot, config) {
+        if (artifacts === null) throw new Error('the parsed page was discarded');
+        const result = runChecks(snapshot, config, artifacts);
+        artifacts = null;
+        return result;
+      },
+      discard() {
+        artifacts = null;
+      },
+    };
+  },
+};
