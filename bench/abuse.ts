@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { RESULTS, ROOT } from './paths.js';
 import { migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
-import { createAccount } from '../src/accounts.js';
+import { createAccount } from '../src/accounts/accounts.js';
 
 const ANALYSIS_HOLD_MS = 200;
 

@@ -22,7 +22,7 @@ import autocannon from 'autocannon';
 import { RESULTS, ROOT, SHARED } from './paths.js';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
-import { createAccount } from '../src/accounts.js';
+import { createAccount } from '../src/accounts/accounts.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
 import { buildArtifacts } from '../src/analysis/artifacts.js';

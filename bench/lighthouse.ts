@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
-import { createAccount } from '../src/accounts.js';
+import { createAccount } from '../src/accounts/accounts.js';
 import { seedReport } from '../test/helpers/seed.js';
 import { RESULTS } from './paths.js';
 

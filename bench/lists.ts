@@ -11,7 +11,7 @@ import { buildApp } from '../src/api/app.js';
 import { loadConfig } from '../src/config.js';
 import { dropSchema, migrateToLatest, openDatabase, refreshStatistics } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
-import { createAccount } from '../src/accounts.js';
+import { createAccount } from '../src/accounts/accounts.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
 import { RESULTS } from './paths.js';

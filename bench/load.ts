@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
-import { createAccount } from '../src/accounts.js';
+import { createAccount } from '../src/accounts/accounts.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
 import { RESULTS, ROOT } from './paths.js';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = join(root, 'dist', 'cli.js');
+const entry = join(root, 'dist', 'cli', 'index.js');
 
 function newestMtime(dir) {
   let newest = 0;

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { main, type CliIo } from '../src/cli.js';
+import { main, type CliIo } from '../src/cli/index.js';
 import { DEFAULT_CONFIG } from '../src/analysis/config.js';
 import { describeCheck } from '../src/analysis/describe.js';
 import { bandOf } from '../src/analysis/score.js';
@@ -187,7 +187,7 @@ test('usage errors exit 2; --help exits 0 and documents the JSON Lines format', 
 
 test('a real process: node runs the CLI, prints the JSON report and exits 0', async () => {
   const run = promisify(execFile);
-  const script = "const { main } = await import('./src/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
+  const script = "const { main } = await import('./src/cli/index.ts'); process.exitCode = await main(process.argv.slice(1));";
   const { stdout } = await run(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', script, 'analyze', `${server.origin}/`, '--json'],

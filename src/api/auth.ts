@@ -1,7 +1,7 @@
 // Bearer API keys: every /api/v1 route runs this before anything else (a 401 carries no
 // rate-limit headers and does not count against the limit, as in Laravel).
 import type { FastifyRequest } from 'fastify';
-import { bearerToken, hashApiKey, hashesMatch } from '../security/api-keys.js';
+import { bearerToken, hashApiKey, hashesMatch } from '../accounts/api-keys.js';
 import type { UsersRepository, User } from '../db/users-repository.js';
 import { unauthenticated } from './errors.js';
 

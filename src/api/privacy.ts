@@ -3,7 +3,7 @@
 // and cleared when privacy leaves 2.
 import type { FieldErrors } from './errors.js';
 import { addError } from './validation.js';
-import { hashPassword } from '../security/passwords.js';
+import { hashPassword } from '../accounts/passwords.js';
 
 export interface PrivacyInput {
   privacy?: number | null;

@@ -1,9 +1,9 @@
 // `serve`, `migrate`, `users create`, `keys rotate`: the commands that need the database.
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/connection.js';
 import { UsersRepository } from '../db/users-repository.js';
-import { AccountError, createAccount, rotateKey } from '../accounts.js';
+import { AccountError, createAccount, rotateKey } from '../accounts/accounts.js';
 
 async function withDatabase<T>(config: AppConfig, work: (db: DatabaseHandle, applied: string[]) => Promise<T>): Promise<T> {
   const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
@@ -43,7 +43,7 @@ export async function runAdmin(command: string, args: string[], io: CliIo): Prom
         return 0;
       }
       case 'serve': {
-        const { serve } = await import('../server.js');
+        const { serve } = await import('./serve.js');
         return await serve(config, io);
       }
       default:

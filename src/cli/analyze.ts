@@ -9,7 +9,7 @@ import { describeCheck } from '../analysis/describe.js';
 import { FetchError } from '../analysis/errors.js';
 import { bandOf, type Band } from '../analysis/score.js';
 import { CHECK_NAMES, type AnalysedPage } from '../analysis/types.js';
-import type { CliIo } from '../cli.js';
+import type { CliIo } from './io.js';
 
 const HELP = `Usage: rankscope analyze <url…> [--json] [--concurrency N]
 

@@ -5,10 +5,10 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database, DatabaseEngine } from './schema.js';
 import { migrationProvider } from './migrations.js';
 
-export type DatabaseEngine = 'sqlite' | 'postgres';
+export type { DatabaseEngine } from './schema.js';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -133,6 +133,11 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
  */
 export async function refreshStatistics(handle: DatabaseHandle): Promise<void> {
   if (handle.engine === 'sqlite') await sql`pragma optimize=0x10002`.execute(handle.db);
+}
+
+/** Used by tests and the health check: a trivial round trip. */
+export async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 export async function dropSchema(url: string, schema: string): Promise<void> {

@@ -1,6 +1,6 @@
 // One ordered migration list for both engines. Only the identity column differs by dialect.
 import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
-import type { DatabaseEngine } from './connection.js';
+import type { DatabaseEngine } from './schema.js';
 
 type IdBuilder = (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 
@@ -129,9 +129,4 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
 
 export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
   return { getMigrations: async () => migrations(engine) };
-}
-
-/** Used by tests and the health check: a trivial round trip. */
-export async function ping(db: Kysely<any>): Promise<void> {
-  await sql`select 1`.execute(db);
 }

@@ -3,6 +3,9 @@
 // microseconds that PostgreSQL and SQLite would otherwise round differently.
 import type { Generated } from 'kysely';
 
+/** The two engines one schema and one migration list serve. */
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
 export interface UsersTable {
   id: Generated<number>;
   email: string;

@@ -7,7 +7,7 @@ import type { AnalysisConfig } from '../analysis/config.js';
 import type { ReportsRepository } from '../db/reports-repository.js';
 import type { WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
-import { verifyPassword } from '../security/passwords.js';
+import { verifyPassword } from '../accounts/passwords.js';
 import type { Clock } from '../time.js';
 import { STYLESHEET } from './assets/styles.js';
 import {

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { rotateKey, createAccount } from '../../src/accounts.js';
-import { hashApiKey } from '../../src/security/api-keys.js';
+import { rotateKey, createAccount } from '../../src/accounts/accounts.js';
+import { hashApiKey } from '../../src/accounts/api-keys.js';
 
 describe('API keys and account isolation', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp, type AppOptions } from '../../src/api/app.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
-import { createAccount } from '../../src/accounts.js';
+import { createAccount } from '../../src/accounts/accounts.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { watchResponses, type ResponseContract } from './contract.js';
 

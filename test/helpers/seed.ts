@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../src/db/connection.js';
 import { ReportsRepository, type ReportRow } from '../../src/db/reports-repository.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { runChecks } from '../../src/analysis/run.js';
-import { hashPassword } from '../../src/security/passwords.js';
+import { hashPassword } from '../../src/accounts/passwords.js';
 
 export const SAMPLE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets for sale</title>
 <meta name="description" content="Hand-made blue widgets."></head><body><h1>Our widgets</h1>

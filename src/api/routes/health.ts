@@ -1,8 +1,7 @@
 // GET /health: for load balancers; no key needed, no secrets; 503 when the database is unreachable.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { DatabaseHandle } from '../../db/connection.js';
-import { ping } from '../../db/migrations.js';
+import { ping, type DatabaseHandle } from '../../db/connection.js';
 
 export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, version: string): void {
   app.get(

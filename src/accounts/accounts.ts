@@ -1,7 +1,7 @@
 // Accounts and their API keys, for the CLI and the first start.
-import type { UsersRepository, User } from './db/users-repository.js';
-import { isUniqueViolation } from './db/errors.js';
-import { generateApiKey, hashApiKey } from './security/api-keys.js';
+import type { UsersRepository, User } from '../db/users-repository.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { generateApiKey, hashApiKey } from './api-keys.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 

@@ -1,5 +1,9 @@
 // `rankscope <command>`: the one command-line entry (npm start runs `serve`).
 
+import type { CliIo } from './io.js';
+
+export type { CliIo } from './io.js';
+
 const USAGE = `Usage: rankscope <command>
 
 Commands:
@@ -11,10 +15,6 @@ Commands:
                              analyse pages without a server or database
 `;
 
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
 
 const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr };
 
@@ -22,14 +22,14 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'analyze': {
-      const { runAnalyze } = await import('./cli/analyze.js');
+      const { runAnalyze } = await import('./analyze.js');
       return runAnalyze(rest, io);
     }
     case 'serve':
     case 'migrate':
     case 'users':
     case 'keys': {
-      const { runAdmin } = await import('./cli/admin.js');
+      const { runAdmin } = await import('./admin.js');
       return runAdmin(command, rest, io);
     }
     case undefined:

@@ -1,10 +1,10 @@
 // `rankscope serve`: migrate, make sure an account exists, listen, and shut down gracefully.
-import type { CliIo } from './cli.js';
-import type { AppConfig } from './config.js';
-import { migrateToLatest, openDatabase, refreshStatistics } from './db/connection.js';
-import { UsersRepository } from './db/users-repository.js';
-import { ensureFirstAccount } from './accounts.js';
-import { buildApp } from './api/app.js';
+import type { CliIo } from './io.js';
+import type { AppConfig } from '../config.js';
+import { migrateToLatest, openDatabase, refreshStatistics } from '../db/connection.js';
+import { UsersRepository } from '../db/users-repository.js';
+import { ensureFirstAccount } from '../accounts/accounts.js';
+import { buildApp } from '../api/app.js';
 
 export async function serve(config: AppConfig, io: CliIo): Promise<number> {
   const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
