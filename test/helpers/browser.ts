@@ -3,8 +3,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Why browser tests cannot run here, or false. CI installs chromium first (.ci/run). */
-export const noBrowser: string | false = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
+const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install chromium)`;
+// CI installs Chromium first (.ci/run) and sets RANKSCOPE_REQUIRE_BROWSER: there, a missing
+// browser is a failure, never a quietly skipped suite.
+if (missing && process.env.RANKSCOPE_REQUIRE_BROWSER === '1') {
+  throw new Error(`browser tests required (RANKSCOPE_REQUIRE_BROWSER=1) but ${missing}`);
+}
+/** Why browser tests cannot run here (on a developer's machine without Chromium), or false. */
+export const noBrowser: string | false = missing;
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
