@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { testApp } from '../helpers/app.js';
 import { startSite } from '../helpers/pages.js';
+import { until } from '../helpers/wait.js';
 
 test('closing the connection during a create aborts the page fetch and stores nothing', async () => {
   const t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' });
@@ -31,15 +32,15 @@ test('closing the connection during a create aborts the page fetch and stores no
     });
     req.on('error', () => {});
     req.end(`url=${encodeURIComponent(`${site.origin}/slow.html`)}`);
-    await new Promise((r) => setTimeout(r, 300));
+    // disconnect once the analyser is reading the page
+    await until(() => site.hits('/slow.html') > 0, { what: 'the analyser to request the page' });
     req.destroy();
     await pageClosed;
     assert.ok(Date.now() - started < 5000, 'the analyser let go of the page long before its 10 s timeout');
-    // give the handler a moment to settle, then check nothing was stored
-    await new Promise((r) => setTimeout(r, 100));
+    // the handler has settled once it logged the cancellation; then nothing may be stored
+    await until(() => t.logs.some((l) => l.includes('analysis cancelled')), { what: 'the cancellation' });
     const list = await t.call(key, { method: 'GET', url: '/api/v1/reports' });
     assert.equal(list.json().meta.total, 0);
-    assert.ok(t.logs.some((l) => l.includes('analysis cancelled')));
   } finally {
     await t.close();
     await site.close();

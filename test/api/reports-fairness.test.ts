@@ -6,14 +6,8 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { testApp } from '../helpers/app.js';
 import { goodPage, startSite } from '../helpers/pages.js';
+import { until } from '../helpers/wait.js';
 
-/** Waits (polling, the condition is all that matters) until `condition` holds. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; !condition(); i++) {
-    if (i === 2000) throw new Error(`gave up waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 async function burstThenSingle(env: Record<string, string>): Promise<string[]> {
   const t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_CONCURRENCY: '8', ...env });
@@ -41,18 +35,18 @@ async function burstThenSingle(env: Record<string, string>): Promise<string[]> {
     const pool = t.app.analysisPool;
 
     const burst = Array.from({ length: 20 }, (_, i) => create(a.key, `A${i + 1}`));
-    await until(() => pool.active + pool.queued === 20, 'A’s 20 creates are in the pool');
+    await until(() => pool.active + pool.queued === 20, { what: 'A’s 20 creates are in the pool' });
     const single = create(b.key, 'B');
-    await until(() => pool.active + pool.queued === 21, 'B’s create is in the pool');
+    await until(() => pool.active + pool.queued === 21, { what: 'B’s create is in the pool' });
 
     // Release the held pages one at a time, oldest first, each after the previous create is answered.
     while (answered.length < 21) {
-      await until(() => held.length > 0 || answered.length === 21, 'a page is requested');
+      await until(() => held.length > 0 || answered.length === 21, { what: 'a page is requested' });
       const page = held.shift();
       if (!page) break;
       const before = answered.length;
       page.release();
-      await until(() => answered.length > before, `the create for ${page.who} is answered`);
+      await until(() => answered.length > before, { what: `the create for ${page.who} is answered` });
     }
     await Promise.all([...burst, single]);
     assert.deepEqual(

@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3';
 import { startServer } from '../helpers/spawn.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
 import { testApp } from '../helpers/app.js';
+import { until } from '../helpers/wait.js';
 import { buildApp } from '../../src/api/app.js';
 import { openDatabase } from '../../src/db/connection.js';
 
@@ -58,7 +59,8 @@ describe('faults', () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 2500));
+    // Kill once the stream is well under way (not after a fixed time: a loaded machine starts slower).
+    await until(() => acknowledged.length >= 12);
     stop = true;
     server.child.kill('SIGKILL');
     await Promise.all(workers);
@@ -94,9 +96,10 @@ describe('faults', () => {
     const key = /(rk_\S+)/.exec(server.output())![1];
     const api = `http://127.0.0.1:${server.port}`;
     const inFlight = create(api, key, '/slow.html');
-    await new Promise((r) => setTimeout(r, 300));
+    // SIGTERM once the analysis is fetching the page (which answers after 1.5 s)
+    await until(() => site.hits('/slow.html') >= 1);
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => fetch(`${api}/health`).then(() => false, () => true));
     await assert.rejects(fetch(`${api}/health`), 'a new connection is refused once shutting down');
     const res = await inFlight;
     assert.equal(res.status, 201, 'the in-flight create completed');
