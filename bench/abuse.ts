@@ -11,12 +11,12 @@
 // 3. passwords: 50 wrong passwords at once on a protected share page: how many were checked.
 // 4. fairness: account A sends 40 creates at once, then account B one: B's wait, in analysis
 //    times (each page is held 200 ms by the site, so an analysis takes a known time).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RESULTS, ROOT } from './paths.js';
+import { RESULTS } from './paths.js';
+import { startRankscope } from './server.js';
 import { migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
@@ -87,14 +87,6 @@ function slowSite(): Server {
   });
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rankscope-abuse-'));
   const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
@@ -112,22 +104,7 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   const slowOrigin = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
 
-  const port = await freePort();
-  const proc: ChildProcess = spawn(process.execPath, ['bin/rankscope.mjs', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', ALLOW_PRIVATE_ADDRESSES: 'true' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const api = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${api}/health`);
-      break;
-    } catch {
-      if (i > 300) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const { proc, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', ALLOW_PRIVATE_ADDRESSES: 'true' });
   const auth = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
   const create = (key: string, url: string) =>
     fetch(`${api}/api/v1/reports`, { method: 'POST', headers: { ...auth(key), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ url }) });

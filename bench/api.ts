@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { RESULTS, ROOT, SHARED } from './paths.js';
+import { freePort, waitFor } from './server.js';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
@@ -61,26 +62,6 @@ function samplePages(): { name: string; html: string }[] {
 <footer>${footer} <a href="https://twitter.com/widgets">Twitter</a> <a href="https://facebook.com/widgets">Facebook</a></footer></body></html>`,
     };
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 function child(args: string[], env: Record<string, string>): ChildProcess {

@@ -5,7 +5,7 @@
 //   npm run bench -- load                                  # SQLite
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- load
 //   BENCH_SECONDS=60 BENCH_CLIENTS=50 (defaults)
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -17,7 +17,8 @@ import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
-import { RESULTS, ROOT } from './paths.js';
+import { RESULTS } from './paths.js';
+import { startRankscope } from './server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
@@ -96,22 +97,8 @@ async function main(): Promise<void> {
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const pageOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    server = spawn(process.execPath, ['bin/rankscope.mjs', 'serve'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ALLOW_PRIVATE_ADDRESSES: 'true', RATE_LIMIT_PER_MINUTE: '1000000' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const api = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        await fetch(`${api}/health`);
-        break;
-      } catch {
-        if (i > 300) throw new Error('server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    let api: string;
+    ({ proc: server, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ALLOW_PRIVATE_ADDRESSES: 'true', RATE_LIMIT_PER_MINUTE: '1000000' }));
 
     // each client owns a disjoint share of its account's rows, so expected final values are exact
     const clients: Client[] = Array.from({ length: CLIENTS }, (_, c) => {

@@ -2,24 +2,13 @@
 // compiles it first when src/ is newer), not the TypeScript sources the other tests load.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, startSite, type PageSite } from './helpers/pages.js';
-import { startServer } from './helpers/spawn.js';
+import { runCli, startServer } from './helpers/spawn.js';
 
-function rankscope(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/rankscope.mjs', ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const rankscope = (args: string[], env: Record<string, string> = {}) => runCli(args, env, { compiled: true });
 
 describe('the built CLI, as a user runs it', () => {
   let site: PageSite;

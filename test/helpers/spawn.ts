@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 export const CLI = ['--import', 'tsx', 'test/helpers/run-cli.ts'];
+/** The compiled CLI, exactly as `npm start` runs it (it compiles dist/ first when src/ is newer). */
+export const COMPILED_CLI = ['bin/rankscope.mjs'];
 
 export interface Finished {
   code: number | null;
@@ -9,10 +11,10 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs the CLI to completion. */
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+/** Runs the CLI to completion: from source, or (`compiled`) the built bin/ and dist/ as a user does. */
+export function runCli(args: string[], env: Record<string, string> = {}, { compiled = false } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -43,9 +45,6 @@ export interface RunningServer {
   /** Sends `signal` (SIGTERM by default) unless it already ended, and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
-
-/** The compiled CLI, exactly as `npm start` runs it (it compiles dist/ first when src/ is newer). */
-export const COMPILED_CLI = ['bin/rankscope.mjs'];
 
 /**
  * `compiled`: run dist/ as production does, for tests that measure the process itself (its
