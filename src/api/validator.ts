@@ -12,11 +12,16 @@ import { compileCheck, type Validated } from './validation.js';
 
 /** The schema's 422, carrying the fields that did pass: rules.ts runs a route's own rules on them. */
 export class InvalidInput extends ValidationError {
-  constructor(
-    errors: FieldErrors,
-    readonly valid: Validated,
-  ) {
+  // Private, so no error serializer (a log line) ever writes the input, passwords included.
+  readonly #valid: Validated;
+
+  constructor(errors: FieldErrors, valid: Validated) {
     super(errors);
+    this.#valid = valid;
+  }
+
+  get valid(): Validated {
+    return this.#valid;
   }
 }
 
