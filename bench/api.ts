@@ -24,6 +24,7 @@ import { freePort, waitFor } from './server.js';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
+import { PRIVACY_LEVELS } from '../src/sharing/privacy.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
 import { buildArtifacts } from '../src/analysis/artifacts.js';
@@ -207,7 +208,7 @@ async function main(): Promise<void> {
       const at = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString().replace('Z', '000Z');
       return {
         user_id: user.id, url: `https://${project}/page/${i}`, project, result: r.result, results: JSON.stringify(r.results),
-        privacy: i % 3, password_hash: null, generated_at: at, created_at: at, updated_at: at,
+        privacy: PRIVACY_LEVELS[i % 3], password_hash: null, generated_at: at, created_at: at, updated_at: at,
       };
     });
     for (let i = 0; i < rows.length; i += 500) await handle.db.insertInto('reports').values(rows.slice(i, i + 500)).execute();

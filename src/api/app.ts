@@ -12,6 +12,7 @@ import { UsersRepository } from '../db/users-repository.js';
 import { WebsitesRepository } from '../db/websites-repository.js';
 import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
+import { ReportService, type PageAnalyser } from '../reports/report-service.js';
 import { EnginePool } from '../analysis/engine-pool.js';
 import { systemClock, type Clock } from '../time.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
@@ -20,18 +21,20 @@ import { authenticate } from './auth.js';
 import { registerDocs } from './docs.js';
 import { registerOpenApi } from './openapi.js';
 import { HttpError, errorBody, methodNotAllowed, notFound, rejectMalformedRequest, toHttpError } from './errors.js';
-import { parseFormEncoded, registerBodyParsers, requestInput, type Input } from './input.js';
+import { parseFormEncoded, registerBodyParsers } from './input.js';
 import { loggerOptions, OneLinePerRequest } from './logging.js';
 import { registerRateLimit } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
-import { reportsRoutes, type Analyser } from './routes/reports.js';
+import { reportsRoutes } from './routes/reports.js';
 import { websitesRoutes } from './routes/websites.js';
-import { ErrorResponse } from './schemas/common.js';
+import { ErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
 import { Website } from './schemas/websites.js';
+import type { ApiTypeProvider } from './type-provider.js';
+import { useLaravelValidation } from './validator.js';
 
 export interface AppOptions {
   config: AppConfig;
@@ -64,9 +67,6 @@ export interface RegisteredRoute {
 }
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    input: Input;
-  }
   interface FastifyInstance {
     /** Every route, as registered (tests compare it with the OpenAPI document). */
     registeredRoutes: RegisteredRoute[];
@@ -120,14 +120,15 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
       ? new EnginePool(config.analysisWorkers, { onWorkerError: (error) => app.log.warn({ err: error }, 'an analysis worker failed; it was replaced') })
       : undefined;
   app.addHook('onClose', async () => engine?.close());
-  const analyse: Analyser = (url, signal, account) =>
-    pool.run((s) => analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal: s, engine, account }), signal, account);
+  const analysePage: PageAnalyser = (url, signal, account) =>
+    analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal, engine, account });
+  const reportService = new ReportService(repos.reports, pool, analysePage);
 
-  // Schemas document the API (OpenAPI); validation.ts applies them with Laravel's semantics
-  // and responses are plain JSON, so Fastify's own compilers are pass-throughs.
+  // Outside /api/v1 (share pages, docs, health) handlers read their few inputs themselves: an
+  // HTML page never answers a 422. The API sets its own validator (validator.ts). Responses
+  // everywhere go through Fastify's serializer, compiled from the routes' response schemas.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [ErrorResponse, CheckObject, Report, Project, Account, Website]) app.addSchema(schema);
+  for (const schema of [ErrorResponse, ValidationErrorResponse, CheckObject, Report, Project, Account, Website]) app.addSchema(schema);
 
   registerBodyParsers(app);
   await registerOpenApi(app, config.version); // before the routes, which it documents
@@ -200,17 +201,14 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
   });
 
   await app.register(
-    async (api) => {
+    async (scope) => {
+      const api = scope.withTypeProvider<ApiTypeProvider>();
       api.decorateRequest('user', null);
-      api.decorateRequest('input', null as unknown as Input);
       api.addHook('onRequest', authenticate(repos.users));
       if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
-      api.addHook('preHandler', (request, _reply, done) => {
-        request.input = requestInput(request.query, request.method === 'GET' || request.method === 'HEAD' ? null : request.body);
-        done();
-      });
+      useLaravelValidation(api);
       websitesRoutes(api, repos.websites);
-      reportsRoutes(api, { reports: repos.reports, analyse, bands: config.analysis.bands });
+      reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
       projectsRoutes(api, repos.reports);
       accountRoutes(api, repos.reports, repos.websites);
     },

@@ -39,8 +39,11 @@ export function errorBody(error: HttpError): ErrorBody {
     : { message: error.message, status: error.status };
 }
 
+/** The resources whose 404 names them. */
+export type Resource = 'Report' | 'Website' | 'Project';
+
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
-export const notFound = (what?: 'Report' | 'Website' | 'Project') => new HttpError(404, what ? `${what} not found.` : 'Not found.');
+export const notFound = (what?: Resource) => new HttpError(404, what ? `${what} not found.` : 'Not found.');
 export const tooManyAttempts = (retryAfterSeconds: number, headers: Record<string, string> = {}) =>
   new HttpError(429, 'Too Many Attempts.', { 'Retry-After': String(retryAfterSeconds), ...headers });
 export const serverError = () => new HttpError(500, 'Server Error');

@@ -175,7 +175,10 @@ function documentOperation(path: string, method: string, op: Operation): void {
 }
 
 /** The generated document, made to admit exactly what the server accepts. */
-export function documentAcceptance(document: Json): Json {
+export function documentAcceptance(generated: Json): Json {
+  // A route with several methods (PUT and PATCH) shares one operation object between them, so
+  // the rewrite works on a copy in which each operation is its own and is rewritten once.
+  const document = JSON.parse(JSON.stringify(generated)) as Json;
   const paths = document.paths as Record<string, Record<string, Operation>>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item)) documentOperation(path, method, op);

@@ -1,7 +1,6 @@
 // Laravel's resource-collection paginator (laravel-conventions.md §1b–1e, §2), used by every list.
 import type { FastifyRequest } from 'fastify';
-import type { Input } from './input.js';
-import type { Validated } from './validation.js';
+import { listed } from './envelope.js';
 
 export const PER_PAGE_VALUES = [10, 25, 50, 100] as const;
 export const DEFAULT_PER_PAGE = 100;
@@ -26,8 +25,8 @@ export interface PaginatedBody<T> {
 }
 
 /** `page` that is not a plain positive integer counts as 1 (FILTER_VALIDATE_INT, no leading zeros). */
-export function currentPage(input: Input): number {
-  const raw = input.page;
+export function currentPage(query: { page?: unknown }): number {
+  const raw = query.page;
   if (typeof raw !== 'string' || !/^[1-9][0-9]*$/.test(raw)) return 1;
   const n = Number(raw);
   return Number.isSafeInteger(n) ? n : 1;
@@ -37,7 +36,16 @@ export function offsetOf(page: number, perPage: number): number {
   return (page - 1) * perPage;
 }
 
-/** The parameters every list shares, with their defaults, from validated input. */
+/** The parameters every list takes, as the validator hands them over (`page`: whatever was sent). */
+export interface ListQuery<SortBy extends string> {
+  search?: string | null;
+  sort_by?: SortBy | null;
+  sort?: 'asc' | 'desc' | null;
+  per_page?: number | null;
+  page?: unknown;
+}
+
+/** The parameters every list shares, with their defaults. */
 export interface ListParams<SortBy extends string> {
   search: string | null;
   sortBy: SortBy;
@@ -47,13 +55,13 @@ export interface ListParams<SortBy extends string> {
   offset: number;
 }
 
-export function listParams<SortBy extends string>(values: Validated, input: Input, defaultSortBy: SortBy): ListParams<SortBy> {
-  const perPage = (values.per_page as number | undefined) ?? DEFAULT_PER_PAGE;
-  const page = currentPage(input);
+export function listParams<SortBy extends string>(query: ListQuery<SortBy>, defaultSortBy: SortBy): ListParams<SortBy> {
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  const page = currentPage(query);
   return {
-    search: (values.search as string | undefined) ?? null,
-    sortBy: (values.sort_by as SortBy | undefined) ?? defaultSortBy,
-    sort: (values.sort as 'asc' | 'desc' | undefined) ?? 'desc',
+    search: query.search ?? null,
+    sortBy: query.sort_by ?? defaultSortBy,
+    sort: query.sort ?? 'desc',
     perPage,
     page,
     offset: offsetOf(page, perPage),
@@ -129,7 +137,8 @@ export function pagination({ count, total, page, perPage, path, query }: PageOpt
   };
 }
 
+/** A list's whole answer: the items in the envelope, with their page. */
 export function paginate<T>(options: Omit<PageOptions, 'count'> & { items: T[] }): PaginatedBody<T> {
   const { items, ...rest } = options;
-  return { data: items, ...pagination({ ...rest, count: items.length }), status: 200 };
+  return listed(items, pagination({ ...rest, count: items.length }));
 }

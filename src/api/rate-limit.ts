@@ -28,7 +28,9 @@ export async function registerRateLimit(api: FastifyInstance, perMinute: number,
   await api.register(rateLimit, {
     max: perMinute,
     timeWindow: WINDOW_MS,
-    hook: 'preHandler', // after authentication, so the key is the account
+    // After authentication, so the key is the account, and before validation, so a request the
+    // validator refuses (422, or a malformed id's 404) still counts.
+    hook: 'preValidation',
     keyGenerator: (request) => `account:${request.user?.id ?? request.ip}`,
     store: Store as never,
     skipOnError: true,

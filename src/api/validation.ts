@@ -2,9 +2,10 @@
 // endpoint's parameters (types, OpenAPI); this module applies them with Laravel's semantics,
 // which JSON Schema validators do not give: form values are strings ("1" is an integer,
 // "1.0" is not), a failed `required` stops that field, messages use Laravel's wording and
-// follow the order of the fields, and every field is reported at once.
+// follow the order of the fields, and every field is reported at once. validator.ts plugs it
+// into Fastify.
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { ValidationError, type FieldErrors } from './errors.js';
+import type { FieldErrors } from './errors.js';
 import type { Input, RawValue } from './input.js';
 
 /** Custom `format`s: checks a value and returns its normalised form, or the error message. */
@@ -20,7 +21,12 @@ export const attributeName = (field: string) => field.replace(/_/g, ' ');
 
 const DIGITS = /^[0-9]+$/;
 
-export type Validated = Record<string, string | number | boolean | null | undefined>;
+/**
+ * Valid fields: numbers for integer fields, booleans for boolean ones, strings otherwise (a
+ * format's normal form); null when sent empty; absent when not sent. A field without a type
+ * (`page`) keeps whatever was sent.
+ */
+export type Validated = Record<string, RawValue>;
 
 function checkField(field: string, schema: TSchema, value: RawValue): { errors: string[]; value?: string | number | boolean | null } {
   const attr = attributeName(field);
@@ -70,51 +76,52 @@ function checkField(field: string, schema: TSchema, value: RawValue): { errors: 
 }
 
 export interface ValidationResult {
-  /** Valid fields: numbers for integer fields, strings otherwise; null when sent empty; absent when not sent. */
   values: Validated;
+  /** Field → messages, fields in the schema's order (Laravel's rule order). */
   errors: FieldErrors;
 }
 
-/** Applies `schema` to `input` and collects every error; unknown input keys are ignored. */
-export function check(schema: TObject, input: Input): ValidationResult {
-  const values: Validated = {};
-  const errors: FieldErrors = {};
+/** The schema as a check of one input: every error collected, unknown input keys dropped. */
+export function compileCheck(schema: TObject): (input: Input) => ValidationResult {
+  const fields = Object.entries(schema.properties);
   const required = new Set(schema.required ?? []);
-  for (const [field, fieldSchema] of Object.entries(schema.properties)) {
-    const present = Object.hasOwn(input, field);
-    const value = present ? input[field] : undefined;
-    if (value === null || value === undefined) {
-      if (required.has(field)) errors[field] = [`The ${attributeName(field)} field is required.`];
-      else if (present) values[field] = null;
-      continue;
+  for (const [, fieldSchema] of fields) {
+    if (typeof fieldSchema.format === 'string' && !formats.has(fieldSchema.format)) {
+      throw new Error(`no validator registered for format "${fieldSchema.format}"`);
     }
-    const outcome = checkField(field, fieldSchema, value);
-    if (outcome.errors.length) errors[field] = outcome.errors;
-    else values[field] = outcome.value;
   }
-  return { values, errors };
+  return (input) => {
+    const values: Validated = {};
+    const errors: FieldErrors = {};
+    for (const [field, fieldSchema] of fields) {
+      const present = Object.hasOwn(input, field);
+      if (fieldSchema.type === undefined) {
+        if (present) values[field] = input[field]; // any value (`page`): its reader decides
+        continue;
+      }
+      const value = present ? input[field] : undefined;
+      if (value === null || value === undefined) {
+        if (required.has(field)) errors[field] = [`The ${attributeName(field)} field is required.`];
+        else if (present) values[field] = null;
+        continue;
+      }
+      const outcome = checkField(field, fieldSchema, value);
+      if (outcome.errors.length) errors[field] = outcome.errors;
+      else values[field] = outcome.value ?? null;
+    }
+    return { values, errors };
+  };
 }
 
-/** `check`, throwing the 422 when anything failed. */
-export function validate(schema: TObject, input: Input): Validated {
-  const { values, errors } = check(schema, input);
-  throwIfAny(errors, schema);
-  return values;
+/** Applies `schema` to `input` once (validator.ts compiles it once per route instead). */
+export function check(schema: TObject, input: Input): ValidationResult {
+  return compileCheck(schema)(input);
 }
 
-/** Throws the 422 when there are errors, fields in the schema's order (Laravel's rule order). */
-export function throwIfAny(errors: FieldErrors, schema?: TObject): void {
-  const fields = Object.keys(errors);
-  if (fields.length === 0) return;
-  if (!schema) throw new ValidationError(errors);
-  const order = Object.keys(schema.properties);
+/** `errors` with its fields in `order` (a schema's fields), messages of each field kept in order. */
+export function inFieldOrder(errors: FieldErrors, order: readonly string[]): FieldErrors {
   const rank = (f: string) => (order.includes(f) ? order.indexOf(f) : order.length);
   const ordered: FieldErrors = {};
-  for (const f of fields.sort((a, b) => rank(a) - rank(b))) ordered[f] = errors[f];
-  throw new ValidationError(ordered);
-}
-
-/** Adds a message to a field (throwIfAny puts fields back in schema order). */
-export function addError(errors: FieldErrors, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
+  for (const f of Object.keys(errors).sort((a, b) => rank(a) - rank(b))) ordered[f] = errors[f];
+  return ordered;
 }

@@ -5,6 +5,7 @@ import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from './text.js';
 import { prepared } from './prepared.js';
 import { nowTimestamp } from '../time.js';
+import { Privacy } from '../sharing/privacy.js';
 
 export type ReportRow = Selectable<ReportsTable>;
 /**
@@ -179,7 +180,8 @@ export class ReportsRepository {
 
   /** Deletes a project's reports; the number deleted (0: no such project). */
   async deleteProject(userId: number, project: string): Promise<number> {
-    if (!canMatchStoredText(project)) return 0;
+    // A project is a host name: none is longer than 255 characters, so such a name matches nothing.
+    if (project.length > 255 || !canMatchStoredText(project)) return 0;
     const result = await this.db.deleteFrom('reports').where('user_id', '=', userId).where('project', '=', project).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
@@ -196,7 +198,7 @@ export class ReportsRepository {
       .select(['id', 'url', 'result', 'privacy', 'generated_at'])
       .where('user_id', '=', userId)
       .where('project', '=', bare)
-      .where('privacy', '=', 0)
+      .where('privacy', '=', Privacy.Public)
       .orderBy('generated_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

@@ -2,6 +2,7 @@
 // (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), which sorts correctly as text on both engines and keeps
 // microseconds that PostgreSQL and SQLite would otherwise round differently.
 import type { Generated } from 'kysely';
+import type { Privacy } from '../sharing/privacy.js';
 
 /** The two engines one schema and one migration list serve. */
 export type DatabaseEngine = 'sqlite' | 'postgres';
@@ -15,15 +16,18 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** A yes/no setting, stored as 0 or 1 (the API's integer toggles). */
+export type Toggle = 0 | 1;
+
 export interface WebsitesTable {
   id: Generated<number>;
   user_id: number;
   domain: string;
-  privacy: number;
+  privacy: Privacy;
   /** argon2id hash of the share-page password, or null. */
   password_hash: string | null;
-  email: number | null;
-  exclude_bots: number;
+  email: Toggle | null;
+  exclude_bots: Toggle;
   exclude_ips: string | null;
   exclude_params: string | null;
   created_at: string;
@@ -38,7 +42,7 @@ export interface ReportsTable {
   result: number;
   /** The 33 check objects as one JSON text: a list of reports decodes once per row. */
   results: string;
-  privacy: number;
+  privacy: Privacy;
   password_hash: string | null;
   generated_at: string;
   created_at: string;

@@ -9,6 +9,8 @@ import type { WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { verifyPassword } from '../accounts/passwords.js';
 import type { Clock } from '../time.js';
+import { parseId } from '../ids.js';
+import { Privacy } from '../sharing/privacy.js';
 import { STYLESHEET } from './assets/styles.js';
 import {
   STYLESHEET_PATH,
@@ -35,18 +37,11 @@ export interface WebDeps {
   clock: Clock;
 }
 
-const PRIVATE = 1;
-const PASSWORD = 2;
-
 function sendPage(reply: FastifyReply, status: number, body: string) {
   return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
 }
 
 export const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, renderNotFoundPage());
-
-function idOf(raw: string): number | null {
-  return /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
-}
 
 const notFoundResponse = documentResponse('Unknown or private: the same page for both');
 
@@ -103,15 +98,15 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
 
   function sharePage<T extends Protected>(kind: ShareKind, load: Loader<T>, render: (resource: T) => Promise<string>) {
     const find = async (raw: string) => {
-      const id = idOf(raw);
+      const id = parseId(raw);
       const resource = id === null ? undefined : await load(id);
-      return resource && resource.privacy !== PRIVATE ? resource : null;
+      return resource && resource.privacy !== Privacy.Private ? resource : null;
     };
 
     app.get<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'GET') }, async (request, reply) => {
       const resource = await find(request.params.id);
       if (!resource) return notFoundPage(reply);
-      if (resource.privacy === PASSWORD && !hasAccess(request, kind, resource, clock)) {
+      if (resource.privacy === Privacy.Password && !hasAccess(request, kind, resource, clock)) {
         return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
       }
       return sendPage(reply, 200, await render(resource));
@@ -123,7 +118,7 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
       const resource = await find(request.params.id);
       if (!resource) return notFoundPage(reply);
       const path = sharePath(kind, resource.id);
-      if (resource.privacy !== PASSWORD) return reply.redirect(path, 303);
+      if (resource.privacy !== Privacy.Password) return reply.redirect(path, 303);
       // The attempt is counted before the (slow) verification, atomically, so parallel guesses
       // cannot all pass a check made before any of them was counted.
       const attemptsKey = `share:${kind}:${resource.id}:${request.ip}`;
@@ -147,7 +142,7 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
     const rows = await reports.publicForDomain(website.user_id, website.domain);
     return renderWebsitePage(
       { id: website.id, domain: website.domain },
-      rows.map((r) => ({ id: r.id, url: r.url, result: r.result, generated_at: r.generated_at, isPublic: r.privacy === 0 })),
+      rows.map((r) => ({ id: r.id, url: r.url, result: r.result, generated_at: r.generated_at, isPublic: r.privacy === Privacy.Public })),
       { config },
     );
   });

@@ -6,13 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../time.js';
+import type { PrivacyState } from '../sharing/privacy.js';
 
 export type ShareKind = 'report' | 'website';
 
-export interface Protected {
+export interface Protected extends PrivacyState {
   id: number;
-  privacy: number;
-  password_hash: string | null;
 }
 
 /** 12 hours: long enough to read and share a page in a meeting, far below the 30-day ceiling. */

@@ -230,6 +230,13 @@ describe('reports API: create, show, update, delete', () => {
     }
   });
 
+  test('update of an unknown or malformed id is 404 before validation', async () => {
+    for (const id of ['987654', 'abc', '0']) {
+      const res = await t.call(key, { method: 'PUT', url: `/api/v1/reports/${id}?privacy=9&results=maybe` });
+      assert.deepEqual([res.statusCode, res.json()], [404, { message: 'Report not found.', status: 404 }], id);
+    }
+  });
+
   test('unknown and malformed ids answer 404', async () => {
     for (const id of ['987654', 'abc', '1.0', '-3', '0']) {
       const res = await t.call(key, { method: 'GET', url: `/api/v1/reports/${id}` });

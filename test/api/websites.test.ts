@@ -131,6 +131,21 @@ describe('websites API', () => {
       });
     });
 
+    test('rules the schema cannot say answer in the same 422 as its own errors, fields in schema order', async () => {
+      assert.equal((await create({ domain: 'taken.example' })).statusCode, 201);
+      const res = await create({ exclude_ips: 'nope', privacy: '2', domain: 'taken.example' });
+      assert.equal(res.statusCode, 422);
+      assert.deepEqual(res.json(), {
+        message: 'The domain has already been taken. (and 2 more errors)',
+        errors: {
+          domain: ['The domain has already been taken.'],
+          password: ['The password field is required when privacy is 2.'],
+          exclude_ips: ['The exclude ips field contains an invalid IP address or range: nope.'],
+        },
+        status: 422,
+      });
+    });
+
     test('a duplicate domain, however written', async () => {
       assert.equal((await create({ domain: 'dup.example' })).statusCode, 201);
       for (const again of ['dup.example', 'DUP.example', 'https://dup.example/page']) {
@@ -214,6 +229,15 @@ describe('websites API', () => {
       const res = await t.call(key, { method: 'PUT', url: '/api/v1/websites/424242?privacy=9' });
       assert.equal(res.statusCode, 404);
       assert.deepEqual(res.json(), { message: 'Website not found.', status: 404 });
+    });
+
+    test("update of a malformed or another account's id is 404 before validation too", async () => {
+      const theirs = (await create({ domain: 'theirs.example' })).json().data.id;
+      const other = await t.account();
+      for (const id of ['abc', '0', '1.5', String(theirs)]) {
+        const res = await t.call(other.key, { method: 'PATCH', url: `/api/v1/websites/${id}?privacy=9`, form: { exclude_ips: 'nope' } });
+        assert.deepEqual([res.statusCode, res.json()], [404, { message: 'Website not found.', status: 404 }], id);
+      }
     });
   });
 

@@ -5,6 +5,7 @@ import { ReportsRepository, type ReportRow } from '../../src/db/reports-reposito
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { hashPassword } from '../../src/accounts/passwords.js';
+import type { Privacy } from '../../src/sharing/privacy.js';
 
 export const SAMPLE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets for sale</title>
 <meta name="description" content="Hand-made blue widgets."></head><body><h1>Our widgets</h1>
@@ -13,7 +14,7 @@ export const SAMPLE_HTML = `<!doctype html><html lang="en"><head><meta charset="
 export async function seedReport(
   database: DatabaseHandle,
   userId: number,
-  options: { url?: string; privacy?: number; password?: string; result?: number; generated_at?: string } = {},
+  options: { url?: string; privacy?: Privacy; password?: string; result?: number; generated_at?: string } = {},
 ): Promise<ReportRow> {
   const url = options.url ?? 'https://www.example.com/blue-widgets';
   const analysed = runChecks(makeSnapshot({ html: SAMPLE_HTML, finalUrl: url }));

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { check, validate } from '../../src/api/validation.js';
+import { check } from '../../src/api/validation.js';
+import { laravelValidatorCompiler } from '../../src/api/validator.js';
 import { ValidationError, summarize } from '../../src/api/errors.js';
 import '../../src/api/formats.js';
 
@@ -50,5 +51,6 @@ test('the summary message counts every further message (Laravel ≥ 9)', () => {
   assert.equal(summarize({ a: ['A.'] }), 'A.');
   assert.equal(summarize({ a: ['A.'], b: ['B.'] }), 'A. (and 1 more error)');
   assert.equal(summarize({ a: ['A.', 'A2.'], b: ['B.'] }), 'A. (and 2 more errors)');
-  assert.throws(() => validate(schema, {}), (e: unknown) => e instanceof ValidationError && e.status === 422);
+  const outcome = laravelValidatorCompiler({ schema, method: 'POST', url: '/test', httpPart: 'body' })({});
+  assert.ok(typeof outcome === 'object' && 'error' in outcome && outcome.error instanceof ValidationError && outcome.error.status === 422);
 });

@@ -1,12 +1,13 @@
 // /api/v1/account: the key's own account.
-import type { FastifyInstance } from 'fastify';
 import type { ReportsRepository } from '../../db/reports-repository.js';
 import type { WebsitesRepository } from '../../db/websites-repository.js';
+import { ok } from '../envelope.js';
 import { Envelope } from '../schemas/common.js';
 import { Account } from '../schemas/reports.js';
 import { errorResponses } from '../openapi-responses.js';
+import type { Api } from '../type-provider.js';
 
-export function accountRoutes(app: FastifyInstance, reports: ReportsRepository, websites: WebsitesRepository): void {
+export function accountRoutes(app: Api, reports: ReportsRepository, websites: WebsitesRepository): void {
   app.get(
     '/account',
     {
@@ -19,18 +20,15 @@ export function accountRoutes(app: FastifyInstance, reports: ReportsRepository, 
     async (request) => {
       const user = request.user!;
       const [counts, websitesCount] = await Promise.all([reports.countsFor(user.id), websites.countFor(user.id)]);
-      return {
-        data: {
-          id: user.id,
-          email: user.email,
-          reports_count: counts.reports,
-          projects_count: counts.projects,
-          websites_count: websitesCount,
-          created_at: user.created_at,
-          updated_at: user.updated_at,
-        },
-        status: 200,
-      };
+      return ok({
+        id: user.id,
+        email: user.email,
+        reports_count: counts.reports,
+        projects_count: counts.projects,
+        websites_count: websitesCount,
+        created_at: user.created_at,
+        updated_at: user.updated_at,
+      });
     },
   );
 }

@@ -1,15 +1,15 @@
 // /api/v1/projects: an account's projects (the hosts its reports belong to) and their removal.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { ReportsRepository } from '../../db/reports-repository.js';
+import { ok } from '../envelope.js';
 import { notFound } from '../errors.js';
-import { listParams, listPath, paginate } from '../pagination.js';
-import { Envelope, Page, Paginated } from '../schemas/common.js';
-import { Project, ProjectListQuery } from '../schemas/reports.js';
-import { validate } from '../validation.js';
 import { errorResponses } from '../openapi-responses.js';
+import { listParams, listPath, paginate } from '../pagination.js';
+import { Envelope, Paginated } from '../schemas/common.js';
+import { Project, ProjectListQuery } from '../schemas/reports.js';
+import type { Api } from '../type-provider.js';
 
-export function projectsRoutes(app: FastifyInstance, reports: ReportsRepository): void {
+export function projectsRoutes(app: Api, reports: ReportsRepository): void {
   const tags = ['projects'];
 
   app.get(
@@ -18,12 +18,12 @@ export function projectsRoutes(app: FastifyInstance, reports: ReportsRepository)
       schema: {
         tags,
         summary: "List the account's projects with their report counts",
-        querystring: Type.Object({ ...ProjectListQuery.properties, page: Type.Optional(Page) }),
+        querystring: ProjectListQuery,
         response: { 200: Paginated(Type.Ref(Project)), ...errorResponses(401, 422, 429) },
       },
     },
     async (request) => {
-      const p = listParams<'created_at' | 'project'>(validate(ProjectListQuery, request.input), request.input, 'created_at');
+      const p = listParams<'created_at' | 'project'>(request.query, 'created_at');
       const { total, rows } = await reports.listProjects({
         userId: request.user!.id,
         search: p.search,
@@ -43,7 +43,7 @@ export function projectsRoutes(app: FastifyInstance, reports: ReportsRepository)
     },
   );
 
-  app.delete<{ Params: { project: string } }>(
+  app.delete(
     '/projects/:project',
     {
       schema: {
@@ -57,10 +57,10 @@ export function projectsRoutes(app: FastifyInstance, reports: ReportsRepository)
       },
     },
     async (request) => {
-      const project = request.params.project;
-      const deleted = project.length > 255 ? 0 : await reports.deleteProject(request.user!.id, project);
-      if (deleted === 0) throw notFound('Project');
-      return { data: { project, deleted }, status: 200 };
+      const { project } = request.params;
+      const deletedReports = await reports.deleteProject(request.user!.id, project);
+      if (deletedReports === 0) throw notFound('Project');
+      return ok({ project, deleted: deletedReports });
     },
   );
 }

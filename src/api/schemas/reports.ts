@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { DEFAULT_PRIVACY } from '../../sharing/privacy.js';
 import { CHECK_NAMES } from '../../analysis/types.js';
-import { Password, PerPage, Privacy, Search, Sort, Timestamp } from './common.js';
+import { Envelope, Page, Paginated, Password, PerPage, PrivacyLevel, PrivacyParam, Search, Sort, StringEnum, Timestamp } from './common.js';
 
 export const CheckObject = Type.Object(
   {
     passed: Type.Boolean(),
-    importance: Type.String({ enum: ['high', 'medium', 'low'] }),
+    importance: StringEnum(['high', 'medium', 'low']),
     value: Type.Unknown({ description: 'null, string, number, array or object depending on the check' }),
     errors: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
@@ -31,7 +32,7 @@ export const Report = Type.Object(
     project: Type.String({ description: 'The host of the url without a leading www.' }),
     result: Type.Integer({ minimum: 0, maximum: 100, description: 'Overall score' }),
     results: Type.Object(Object.fromEntries(CHECK_NAMES.map((name) => [name, Type.Ref(CheckObject)]))),
-    privacy: Type.Integer({ enum: [0, 1, 2] }),
+    privacy: PrivacyLevel(),
     password: Type.Boolean({ description: 'Whether a share-page password is set' }),
     generated_at: Timestamp,
     created_at: Timestamp,
@@ -40,32 +41,38 @@ export const Report = Type.Object(
   { $id: 'Report' },
 );
 
+export const ReportShown = Envelope(Type.Ref(Report));
+export const ReportCreated = Envelope(Type.Ref(Report), 201);
+export const ReportPage = Paginated(Type.Ref(Report));
+
 export const ReportListQuery = Type.Object({
   search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the url or the project' }),
   project: Type.Optional(Type.String({ maxLength: 255, description: 'Exact project name' })),
-  result: Type.Optional(Type.String({ enum: ['good', 'decent', 'bad'], description: 'Score band (see the README)' })),
-  sort_by: Type.Optional(Type.String({ enum: ['id', 'generated_at', 'url', 'result'], default: 'id' })),
+  result: Type.Optional(StringEnum(['good', 'decent', 'bad'], { description: 'Score band (see the README)' })),
+  sort_by: Type.Optional(StringEnum(['id', 'generated_at', 'url', 'result'], { default: 'id' })),
   sort: Type.Optional(Sort),
   per_page: Type.Optional(PerPage),
+  page: Type.Optional(Page),
 });
 
 export const ReportCreateBody = Type.Object({
   url: Type.String({ maxLength: 2048, format: 'http-url', description: 'Page to analyse; a bare host gets https://' }),
-  privacy: Type.Optional({ ...Privacy, default: 1 }),
+  privacy: Type.Optional({ ...PrivacyParam, default: DEFAULT_PRIVACY }),
   password: Type.Optional(Password),
 });
 
 export const ReportUpdateBody = Type.Object({
-  privacy: Type.Optional(Privacy),
+  privacy: Type.Optional(PrivacyParam),
   password: Type.Optional(Password),
   results: Type.Optional(Type.Boolean({ description: '1 re-runs the analysis and refreshes result, results and generated_at' })),
 });
 
 export const ProjectListQuery = Type.Object({
   search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the project' }),
-  sort_by: Type.Optional(Type.String({ enum: ['created_at', 'project'], default: 'created_at' })),
+  sort_by: Type.Optional(StringEnum(['created_at', 'project'], { default: 'created_at' })),
   sort: Type.Optional(Sort),
   per_page: Type.Optional(PerPage),
+  page: Type.Optional(Page),
 });
 
 export const Project = Type.Object(

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Password, PerPage, Privacy, Search, Sort, Timestamp } from './common.js';
+import { DEFAULT_PRIVACY } from '../../sharing/privacy.js';
+import { IntegerEnum, Page, Password, PerPage, PrivacyLevel, PrivacyParam, Search, Sort, StringEnum, Timestamp } from './common.js';
 
-const Toggle = (description: string) => Type.Integer({ enum: [0, 1], description });
+const Toggle = (description: string) => IntegerEnum([0, 1], { description });
 /** Two lists at this length, fully percent-encoded, still fit in the smallest body limit (config.ts). */
 const MAX_LIST_LENGTH = 8192;
 const ExcludeIps = Type.String({
@@ -17,16 +18,17 @@ const ExcludeParams = Type.String({
 
 export const WebsiteListQuery = Type.Object({
   search: Type.Optional(Search),
-  search_by: Type.Optional(Type.String({ enum: ['domain'], default: 'domain' })),
-  sort_by: Type.Optional(Type.String({ enum: ['id', 'domain'], default: 'id' })),
+  search_by: Type.Optional(StringEnum(['domain'], { default: 'domain' })),
+  sort_by: Type.Optional(StringEnum(['id', 'domain'], { default: 'id' })),
   sort: Type.Optional(Sort),
   per_page: Type.Optional(PerPage),
+  page: Type.Optional(Page),
 });
 
 export const WebsiteCreateBody = Type.Object(
   {
     domain: Type.String({ maxLength: 255, format: 'domain', description: 'Host name; a pasted URL is reduced to its host' }),
-    privacy: Type.Optional({ ...Privacy, default: 1 }),
+    privacy: Type.Optional({ ...PrivacyParam, default: DEFAULT_PRIVACY }),
     password: Type.Optional(Password),
     email: Type.Optional(Toggle('E-mail reports: 0 disabled, 1 enabled')),
     exclude_bots: Type.Optional({ ...Toggle('Exclude bots: 0 disabled, 1 enabled'), default: 1 }),
@@ -36,7 +38,7 @@ export const WebsiteCreateBody = Type.Object(
 );
 
 export const WebsiteUpdateBody = Type.Object({
-  privacy: Type.Optional(Privacy),
+  privacy: Type.Optional(PrivacyParam),
   password: Type.Optional(Password),
   email: Type.Optional(Toggle('E-mail reports: 0 disabled, 1 enabled')),
   exclude_bots: Type.Optional(Toggle('Exclude bots: 0 disabled, 1 enabled')),
@@ -48,10 +50,10 @@ export const Website = Type.Object(
   {
     id: Type.Integer(),
     domain: Type.String(),
-    privacy: Type.Integer({ enum: [0, 1, 2] }),
-    email: Type.Union([Type.Integer({ enum: [0, 1] }), Type.Null()]),
+    privacy: PrivacyLevel(),
+    email: Type.Union([IntegerEnum([0, 1]), Type.Null()]),
     password: Type.Boolean({ description: 'Whether a share-page password is set' }),
-    exclude_bots: Type.Integer({ enum: [0, 1] }),
+    exclude_bots: IntegerEnum([0, 1]),
     exclude_ips: Type.Union([Type.String(), Type.Null()]),
     exclude_params: Type.Union([Type.String(), Type.Null()]),
     created_at: Timestamp,

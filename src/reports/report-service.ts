@@ -1,0 +1,68 @@
+// Creating and refreshing reports, for every caller: the API's routes now, scheduled monitors and
+// site crawls next. A report is the analysis of one page, run through the instance's fair pool
+// (analysis-pool.ts), with its privacy applied, stored. Callers validate first: privacy changes
+// that lack a password are refused by lacksPassword (sharing/privacy-change.ts) before any work.
+import type { AnalysedPage } from '../analysis/types.js';
+import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
+import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
+import type { AccountKey, AnalysisPool } from './analysis-pool.js';
+
+/**
+ * Fetches and analyses one page with the instance's settings; rejects with FetchError when the
+ * page cannot be analysed, or with the signal's reason once it aborts.
+ */
+export type PageAnalyser = (url: string, signal: AbortSignal, account: AccountKey) => Promise<AnalysedPage>;
+
+export interface NewReport extends PrivacyChange {
+  /** The page to analyse (normalised; the stored url is where it ended after redirects). */
+  url: string;
+}
+
+export interface ReportChange extends PrivacyChange {
+  /** Analyse the page again: refreshes result, results and generated_at. */
+  rerun?: boolean;
+}
+
+/**
+ * Every method that analyses rejects, storing nothing, with FetchError (the page could not be
+ * analysed), AnalyserBusyError (no slot in time) or `signal`'s reason (the caller went away).
+ */
+export class ReportService {
+  constructor(
+    private readonly reports: ReportsRepository,
+    private readonly pool: AnalysisPool,
+    private readonly analysePage: PageAnalyser,
+  ) {}
+
+  /** Analyses `report.url` for `account` and stores the report. */
+  async create(account: number, report: NewReport, signal: AbortSignal): Promise<ReportRow> {
+    const page = await this.analyse(report.url, account, signal);
+    const privacy = await applyPrivacy(report, NEW_RESOURCE);
+    return this.reports.create({
+      user_id: account,
+      url: page.url,
+      project: page.project,
+      result: page.result,
+      results: JSON.stringify(page.results),
+      privacy: privacy.privacy,
+      password_hash: privacy.password_hash,
+      generated_at: page.generated_at,
+    });
+  }
+
+  /** Applies `change` to a stored report; undefined when the report was deleted meanwhile. */
+  async update(current: StoredReport, change: ReportChange, signal: AbortSignal): Promise<ReportRow | undefined> {
+    const page = change.rerun ? await this.analyse(current.url, current.user_id, signal) : null;
+    const privacy = await applyPrivacy(change, current);
+    return this.reports.update(current.user_id, current.id, {
+      privacy: privacy.privacy,
+      password_hash: privacy.password_hash,
+      ...(page ? { result: page.result, results: JSON.stringify(page.results), generated_at: page.generated_at } : {}),
+    });
+  }
+
+  /** One analysis, in the account's turn. */
+  private analyse(url: string, account: number, signal: AbortSignal): Promise<AnalysedPage> {
+    return this.pool.run((slotSignal) => this.analysePage(url, slotSignal, account), signal, account);
+  }
+}
