@@ -16,13 +16,13 @@ import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/
 import { robotsSitemapUrls } from './probes.js';
 import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
 import { MAX_URL_LENGTH } from './urls.js';
-import { formatTimestamp, nowTimestamp } from '../time.js';
+import { nowTimestamp, type Clock } from '../time.js';
 
 export interface AnalyzeOptions {
   config?: AnalysisConfig; // default DEFAULT_CONFIG
   signal?: AbortSignal; // caller cancellation (e.g. HTTP client went away)
   resolver?: Resolver; // DNS, injectable
-  now?: () => Date; // for generated_at
+  clock?: Clock; // for generated_at
   /** Observes (and may veto) each connection; test-only relaxation of the address guard. */
   guard?: GuardHooks;
   /** Where parsing and the checks run: this thread by default, worker threads in the server. */
@@ -142,6 +142,6 @@ export async function analyzeUrl(url: string | URL, options: AnalyzeOptions = {}
     project: projectOf(snapshot.finalUrl),
     result,
     results,
-    generated_at: options.now ? formatTimestamp(options.now()) : nowTimestamp(),
+    generated_at: nowTimestamp(options.clock),
   };
 }

@@ -103,9 +103,9 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
   app.server.headersTimeout = 10_000; // slowloris: headers must arrive promptly
 
   const repos: Repositories = {
-    users: new UsersRepository(database.db),
-    websites: new WebsitesRepository(database.db),
-    reports: new ReportsRepository(database.db, database.engine),
+    users: new UsersRepository(database.db, clock),
+    websites: new WebsitesRepository(database.db, clock),
+    reports: new ReportsRepository(database.db, database.engine, clock),
   };
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
   app.addHook('onClose', async () => redis?.disconnect());
@@ -121,7 +121,7 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
       : undefined;
   app.addHook('onClose', async () => engine?.close());
   const analysePage: PageAnalyser = (url, signal, account) =>
-    analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal, engine, account });
+    analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const reportService = new ReportService(repos.reports, pool, analysePage);
 
   // Outside /api/v1 (share pages, docs, health) handlers read their few inputs themselves: an

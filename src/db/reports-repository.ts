@@ -4,7 +4,7 @@ import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from './text.js';
 import { prepared } from './prepared.js';
-import { nowTimestamp } from '../time.js';
+import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { Privacy } from '../sharing/privacy.js';
 
 export type ReportRow = Selectable<ReportsTable>;
@@ -70,6 +70,7 @@ export class ReportsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: DatabaseEngine,
+    private readonly clock: Clock = systemClock,
   ) {
     this.results = engine === 'sqlite' ? sql<Buffer>`cast(results as blob)`.as('results') : sql<string>`results`.as('results');
     this.byOwnerAndId = prepared(
@@ -122,7 +123,7 @@ export class ReportsRepository {
   }
 
   create(report: NewReport): Promise<ReportRow> {
-    const now = nowTimestamp();
+    const now = nowTimestamp(this.clock);
     return this.db
       .insertInto('reports')
       .values({ ...report, created_at: now, updated_at: now })
@@ -133,7 +134,7 @@ export class ReportsRepository {
   update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
     return this.db
       .updateTable('reports')
-      .set({ ...changes, updated_at: nowTimestamp() })
+      .set({ ...changes, updated_at: nowTimestamp(this.clock) })
       .where('user_id', '=', userId)
       .where('id', '=', id)
       .returningAll()

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from './schema.js';
-import { nowTimestamp } from '../time.js';
+import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { prepared } from './prepared.js';
 
 export type User = Selectable<UsersTable>;
@@ -9,7 +9,10 @@ export class UsersRepository {
   /** Every API request runs this: compiled once. */
   private readonly byKeyHash;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.byKeyHash = prepared(db, db.selectFrom('users').selectAll().where('api_key_hash', '=', ''));
   }
 
@@ -28,7 +31,7 @@ export class UsersRepository {
 
   /** Throws a unique violation when the e-mail is taken (see db/errors.ts). */
   create(email: string, keyHash: string): Promise<User> {
-    const now = nowTimestamp();
+    const now = nowTimestamp(this.clock);
     return this.db
       .insertInto('users')
       .values({ email, api_key_hash: keyHash, created_at: now, updated_at: now })
@@ -40,7 +43,7 @@ export class UsersRepository {
   async rotateKey(email: string, keyHash: string): Promise<boolean> {
     const result = await this.db
       .updateTable('users')
-      .set({ api_key_hash: keyHash, updated_at: nowTimestamp() })
+      .set({ api_key_hash: keyHash, updated_at: nowTimestamp(this.clock) })
       .where('email', '=', email)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

@@ -2,7 +2,7 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, WebsitesTable } from './schema.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from './text.js';
-import { nowTimestamp } from '../time.js';
+import { nowTimestamp, systemClock, type Clock } from '../time.js';
 
 export type WebsiteRow = Selectable<WebsitesTable>;
 
@@ -19,7 +19,10 @@ export type NewWebsite = Omit<WebsiteRow, 'id' | 'created_at' | 'updated_at'>;
 export type WebsiteChanges = Omit<Updateable<WebsitesTable>, 'id' | 'user_id' | 'domain' | 'created_at' | 'updated_at'>;
 
 export class WebsitesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async list(q: WebsiteListQuery): Promise<{ total: number; rows: WebsiteRow[] }> {
     if (q.search !== null && !canMatchStoredText(q.search)) return { total: 0, rows: [] };
@@ -54,7 +57,7 @@ export class WebsitesRepository {
 
   /** Throws a unique violation when the account already has the domain (see db/errors.ts). */
   create(website: NewWebsite): Promise<WebsiteRow> {
-    const now = nowTimestamp();
+    const now = nowTimestamp(this.clock);
     return this.db
       .insertInto('websites')
       .values({ ...website, created_at: now, updated_at: now })
@@ -65,7 +68,7 @@ export class WebsitesRepository {
   update(userId: number, id: number, changes: WebsiteChanges): Promise<WebsiteRow | undefined> {
     return this.db
       .updateTable('websites')
-      .set({ ...changes, updated_at: nowTimestamp() })
+      .set({ ...changes, updated_at: nowTimestamp(this.clock) })
       .where('user_id', '=', userId)
       .where('id', '=', id)
       .returningAll()

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { analyzeUrl, normalizeTargetUrl, projectOf } from '../../src/analysis/analyze.js';
 import { FetchError } from '../../src/analysis/errors.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { fixedClock } from '../../src/time.js';
 import { startServer, testConfig, type TestServer } from './fetch-test-server.js';
 
 const WORKED_EXAMPLE = `<!DOCTYPE html>
@@ -49,7 +50,7 @@ test('the worked example of checks.md §6, fetched from a local server', async (
   const page = await analyzeUrl(`${origin}/blue-widgets`, {
     config: testConfig(),
     resolver,
-    now: () => new Date('2024-05-06T07:08:09.123Z'),
+    clock: fixedClock(new Date('2024-05-06T07:08:09.123Z')),
   });
 
   assert.deepEqual(Object.keys(page), ['url', 'project', 'result', 'results', 'generated_at']);

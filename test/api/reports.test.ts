@@ -1,8 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
+
+/** Time moves only when a test moves it (no sleeping to make a timestamp change). */
+const clock = fixedClock(Date.parse('2026-01-01T00:00:00Z'));
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const IMPORTANCE: Record<string, string> = {
@@ -32,7 +36,7 @@ describe('reports API: create, show, update, delete', () => {
   let site: PageSite;
   let key: string;
   before(async () => {
-    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' });
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' }, { clock });
     ({ key } = await t.account());
     site = await startSite({
       '/good.html': goodPage(),
@@ -193,7 +197,7 @@ describe('reports API: create, show, update, delete', () => {
     site.set('/changing.html', '<html><head><title>Changing page</title></head><body><p>short</p></body></html>');
     const created = (await create({ url: `${site.origin}/changing.html` })).json().data;
     site.set('/changing.html', goodPage('Changing page about widgets'));
-    await new Promise((r) => setTimeout(r, 5));
+    clock.advance(1000);
     const untouched = (await t.call(key, { method: 'PUT', url: `/api/v1/reports/${created.id}?results=0` })).json().data;
     assert.equal(untouched.generated_at, created.generated_at);
     assert.deepEqual(untouched.results, created.results);

@@ -1,6 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+
+/** Time moves only when a test moves it (no sleeping to make a timestamp change). */
+const clock = fixedClock(Date.parse('2026-01-01T00:00:00Z'));
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -8,7 +12,7 @@ describe('websites API', () => {
   let t: TestApp;
   let key: string;
   before(async () => {
-    t = await testApp();
+    t = await testApp({}, { clock });
     ({ key } = await t.account());
   });
   after(() => t.close());
@@ -174,7 +178,7 @@ describe('websites API', () => {
 
     test('only the given fields change; updated_at moves, created_at stays; domain is not updatable', async () => {
       const created = (await create({ domain: 'partial.example', email: '1', exclude_ips: '1.1.1.1' })).json().data;
-      await new Promise((r) => setTimeout(r, 5));
+      clock.advance(1000);
       const res = await t.call(key, { method: 'PUT', url: `/api/v1/websites/${created.id}`, form: { exclude_bots: '0', domain: 'other.example' } });
       const w = res.json().data;
       assert.equal(w.exclude_bots, 0);
