@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildArtifacts } from '../src/analysis/artifacts.js';
+import { buildArtifacts } from '../src/analysis/artifacts/index.js';
 import { DEFAULT_CONFIG } from '../src/analysis/config.js';
 import { runChecks } from '../src/analysis/run.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';

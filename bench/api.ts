@@ -25,7 +25,7 @@ import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
-import { buildArtifacts } from '../src/analysis/artifacts.js';
+import { buildArtifacts } from '../src/analysis/artifacts/index.js';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

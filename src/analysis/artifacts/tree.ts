@@ -1,0 +1,220 @@
+// The element tree of a page as htmlparser2's Parser builds it, streamed from its Tokenizer
+// without the Parser: the same tree rules (implied closes, void elements, foreign content, the
+// `</p>` and `</br>` quirks), in the same order of events, but attributes are kept in two
+// reusable arrays instead of a fresh object per element, which was a fifth of the engine's time.
+//
+// The tree is capped at 512 levels, as Chromium caps it: before a 513th level would open, the
+// innermost element is closed (a 5 MB page of nested <div>s otherwise costs O(depth) per
+// element). Real pages stay far below: corpus A's deepest is 51.
+//
+// Every end tag as written is also reported (`endTag`): a stray `</head>` or `</html>` that
+// closes nothing still moves a browser's tree construction on (checks.md §4.1 "Head").
+
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+
+export const MAX_TREE_DEPTH = 512;
+
+/** The attributes of the element being opened; valid only during `openElement`. */
+export class Attributes {
+  names: string[] = [];
+  values: string[] = [];
+  count = 0;
+  /** Whether a name may be an array index ("0", "12"): plain objects list those first (see `order`). */
+  indexed = false;
+  /** Name → position, once an element has many attributes (a hostile tag may have thousands). */
+  private positions: Map<string, number> | null = null;
+
+  /** The value of the first attribute of that (lower-case) name, or null. */
+  get(name: string): string | null {
+    if (this.positions !== null) {
+      const at = this.positions.get(name);
+      return at === undefined ? null : this.values[at];
+    }
+    for (let i = 0; i < this.count; i++) if (this.names[i] === name) return this.values[i];
+    return null;
+  }
+
+  /**
+   * The positions in the order a plain object's keys would have (htmlparser2 hands one over):
+   * array indices first, by value. Only needed when `indexed`; otherwise it is 0…count-1.
+   */
+  order(): number[] {
+    const all = Array.from({ length: this.count }, (_, i) => i);
+    if (!this.indexed) return all;
+    const index = (i: number) => (ARRAY_INDEX.test(this.names[i]) && Number(this.names[i]) < 4294967295 ? Number(this.names[i]) : -1);
+    const numbered = all.filter((i) => index(i) !== -1).sort((a, b) => index(a) - index(b));
+    return [...numbered, ...all.filter((i) => index(i) === -1)];
+  }
+
+  /** @internal The first of duplicate names wins, as in htmlparser2. */
+  add(name: string, value: string): void {
+    // htmlparser2 assigns into a plain object, where "__proto__" creates nothing.
+    if (name === '__proto__' || this.get(name) !== null) return;
+    this.names[this.count] = name;
+    this.values[this.count] = value;
+    if (this.positions !== null) this.positions.set(name, this.count);
+    else if (this.count === MANY_ATTRIBUTES) this.positions = new Map(this.names.slice(0, this.count + 1).map((n, i) => [n, i]));
+    this.count++;
+    const first = name.charCodeAt(0);
+    if (first >= 48 && first <= 57) this.indexed = true;
+  }
+
+  /** @internal */
+  clear(): void {
+    this.count = 0;
+    this.indexed = false;
+    this.positions = null;
+  }
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+const MANY_ATTRIBUTES = 16;
+const NO_ATTRIBUTES = new Attributes();
+
+export interface TreeHandler {
+  /** `implied`: htmlparser2 made the element from `</p>` or `</br>`. */
+  openElement(name: string, attributes: Attributes, implied: boolean): void;
+  /** `implied`: closed by something other than its own end tag. */
+  closeElement(name: string, implied: boolean): void;
+  text(text: string): void;
+  /**
+   * Every end tag as written, lower-cased, before the tree sees it, until it returns false
+   * (reading the name costs a little on every end tag).
+   */
+  endTag?(name: string): boolean;
+}
+
+// htmlparser2 10's tree rules (Parser.ts), in HTML mode.
+const P = new Set(['p']);
+const FORM = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+const TABLE_SECTIONS = new Set(['thead', 'tbody']);
+const DD_DT = new Set(['dd', 'dt']);
+const RT_RP = new Set(['rt', 'rp']);
+const OPEN_IMPLIES_CLOSE = new Map<string, Set<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])],
+  ['th', new Set(['th'])],
+  ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])],
+  ['li', new Set(['li'])],
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((t): [string, Set<string>] => [t, P]),
+  ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((t): [string, Set<string>] => [t, FORM]),
+  ['option', new Set(['option'])],
+  ['optgroup', new Set(['optgroup', 'option'])],
+  ['dd', DD_DT],
+  ['dt', DD_DT],
+  ...['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer',
+    'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((t): [string, Set<string>] => [t, P]),
+  ['rt', RT_RP],
+  ['rp', RT_RP],
+  ['tbody', TABLE_SECTIONS],
+  ['tfoot', TABLE_SECTIONS],
+]);
+const VOID = new Set([
+  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen',
+  'link', 'meta', 'param', 'source', 'track', 'wbr',
+]);
+const FOREIGN = new Set(['math', 'svg']);
+const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+/** Streams the tree of `html` to `handler`, in htmlparser2's order of events. */
+export function walkTree(html: string, handler: TreeHandler): void {
+  // Open elements, innermost last; foreign-content flags likewise (htmlparser2 keeps both innermost first).
+  const stack: string[] = [];
+  const foreign: boolean[] = [false];
+  const attributes = new Attributes();
+  let tagname = '';
+  let attribname = '';
+  let attribvalue = '';
+  let watchEndTags = handler.endTag !== undefined;
+
+  const openTag = (name: string) => {
+    while (stack.length >= MAX_TREE_DEPTH) handler.closeElement(stack.pop()!, true);
+    // Flags are pushed like elements but popped only by end tags: keep the innermost ones.
+    if (foreign.length > MAX_TREE_DEPTH) foreign.splice(0, foreign.length - MAX_TREE_DEPTH);
+    tagname = name;
+    const closes = OPEN_IMPLIES_CLOSE.get(name);
+    if (closes !== undefined) {
+      while (stack.length > 0 && closes.has(stack[stack.length - 1])) handler.closeElement(stack.pop()!, true);
+    }
+    if (!VOID.has(name)) {
+      stack.push(name);
+      if (FOREIGN.has(name)) foreign.push(true);
+      else if (HTML_INTEGRATION.has(name)) foreign.push(false);
+    }
+    attributes.clear();
+  };
+  const endOpenTag = (implied: boolean) => {
+    handler.openElement(tagname, attributes, implied);
+    if (VOID.has(tagname)) handler.closeElement(tagname, true);
+    tagname = '';
+  };
+  const closeCurrentTag = (openImplied: boolean) => {
+    const name = tagname;
+    endOpenTag(openImplied);
+    if (stack.length > 0 && stack[stack.length - 1] === name) {
+      handler.closeElement(name, !openImplied);
+      stack.pop();
+    }
+  };
+
+  const callbacks: TokenizerCallbacks = {
+    ontext(start, end) {
+      handler.text(html.slice(start, end));
+    },
+    ontextentity(codePoint) {
+      handler.text(String.fromCodePoint(codePoint));
+    },
+    onopentagname(start, end) {
+      openTag(html.slice(start, end).toLowerCase());
+    },
+    onopentagend() {
+      endOpenTag(false);
+    },
+    onselfclosingtag() {
+      // Only foreign content (svg, math) honours "/>" in HTML.
+      if (foreign[foreign.length - 1]) closeCurrentTag(false);
+      else endOpenTag(false);
+    },
+    onclosetag(start, end) {
+      const name = html.slice(start, end).toLowerCase();
+      if (watchEndTags) watchEndTags = handler.endTag!(name);
+      if (FOREIGN.has(name) || HTML_INTEGRATION.has(name)) foreign.pop();
+      if (!VOID.has(name)) {
+        const at = stack.lastIndexOf(name);
+        if (at !== -1) {
+          for (let i = stack.length - 1; i >= at; i--) handler.closeElement(stack.pop()!, i !== at);
+        } else if (name === 'p') {
+          openTag('p');
+          closeCurrentTag(true);
+        }
+      } else if (name === 'br') {
+        handler.openElement('br', NO_ATTRIBUTES, true);
+        handler.closeElement('br', false);
+      }
+    },
+    onattribname(start, end) {
+      attribname = html.slice(start, end).toLowerCase();
+    },
+    onattribdata(start, end) {
+      attribvalue += html.slice(start, end);
+    },
+    onattribentity(codePoint) {
+      attribvalue += String.fromCodePoint(codePoint);
+    },
+    onattribend(_quote: QuoteType) {
+      attributes.add(attribname, attribvalue);
+      attribvalue = '';
+    },
+    onend() {
+      for (let i = stack.length - 1; i >= 0; i--) handler.closeElement(stack[i], true);
+    },
+    // Comments, CDATA (a comment in HTML), doctypes and processing instructions carry nothing we read.
+    oncdata() {},
+    oncomment() {},
+    ondeclaration() {},
+    onprocessinginstruction() {},
+  };
+  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  tokenizer.write(html);
+  tokenizer.end();
+}
