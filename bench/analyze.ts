@@ -31,18 +31,22 @@ function hint(html: string): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+const ENGINES = {
+  ours: (file: string) => analyse(corpusSnapshot({ file, html: readFileSync(join(PAGES_DIR, file), 'utf8') })),
+  peer: (file: string) => hint(readFileSync(join(PAGES_DIR, file), 'utf8')),
+};
+
 /**
- * Reads one page from disk into its snapshot (untimed), then times the engine and the peer on
- * it, in turns (which goes first alternates by round, so neither always finds the caches warm).
+ * One round: each engine over the whole corpus, one after the other (which goes first alternates
+ * by round). Each page is read from disk just before it is timed (untimed). Engines take the
+ * corpus in turns rather than page by page: each then collects its own garbage, instead of the
+ * next page's timing paying for the other's.
  */
-function timeFile(file: string, round: number): { ours: number; peer: number } {
-  const snapshot = corpusSnapshot({ file, html: readFileSync(join(PAGES_DIR, file), 'utf8') });
-  if (round % 2 === 0) {
-    const ours = analyse(snapshot);
-    return { ours, peer: hint(snapshot.html) };
-  }
-  const peer = hint(snapshot.html);
-  return { ours: analyse(snapshot), peer };
+function round(r: number): { ours: number[]; peer: number[] } {
+  const order = r % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const);
+  const times = { ours: [] as number[], peer: [] as number[] };
+  for (const engine of order) for (const p of pages) times[engine].push(ENGINES[engine](p));
+  return times;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -71,24 +75,19 @@ const baselineRss = process.memoryUsage().rss;
 // The machine is shared: the load when the run started says how quiet it was.
 const loadAtStart = loadavg()[0];
 
-for (let r = 0; r < WARMUP_ROUNDS; r++) for (const p of pages) timeFile(p, r);
+for (let r = 0; r < WARMUP_ROUNDS; r++) round(r);
 
 const perPage: number[] = [];
 const roundTotals: number[] = [];
 const peerPerPage: number[] = [];
 const peerRoundTotals: number[] = [];
+const sumOf = (times: number[]) => times.reduce((a, b) => a + b, 0);
 for (let r = 0; r < ROUNDS; r++) {
-  let total = 0;
-  let peerTotal = 0;
-  for (const p of pages) {
-    const { ours, peer } = timeFile(p, r);
-    perPage.push(ours);
-    peerPerPage.push(peer);
-    total += ours;
-    peerTotal += peer;
-  }
-  roundTotals.push(total);
-  peerRoundTotals.push(peerTotal);
+  const { ours, peer } = round(r);
+  perPage.push(...ours);
+  peerPerPage.push(...peer);
+  roundTotals.push(sumOf(ours));
+  peerRoundTotals.push(sumOf(peer));
 }
 for (const list of [perPage, roundTotals, peerPerPage, peerRoundTotals]) list.sort((a, b) => a - b);
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
@@ -155,8 +154,8 @@ const report = [
   '`makeSnapshot` just before it is timed (untimed, no network), so the process holds one page at a time.',
   `Timed: \`buildArtifacts\` + \`runChecks\` per page, ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds;`,
   'the corpus time is the sum of its pages\' times (median round); the synthetic page, the median of 5 runs.',
-  `Peer: \`HTMLHint.verify(html)\` of htmlhint ${HTMLHINT_VERSION} with its default rules, timed on each page right before or after`,
-  'ours (the order alternates by round); the ratio divides our whole-corpus time by its.',
+  `Peer: \`HTMLHint.verify(html)\` of htmlhint ${HTMLHINT_VERSION} with its default rules, on the same pages in the same rounds: each round`,
+  'runs one engine over the corpus, then the other (which goes first alternates); the ratio divides our whole-corpus time by its.',
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.execArgv.some((a) => a.includes('tsx')) ? 'from source through tsx' : 'compiled'};`,
   `load average ${loadAtStart.toFixed(2)} when the run started.`,
   '',

@@ -13,11 +13,42 @@ export function wordsOf(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
-/** Number of words, without building them. */
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
+/** Per UTF-16 unit: 1 a word character, 0 not, 2 a surrogate (decided with its pair). Built on first use. */
+let unitKinds: Uint8Array | null = null;
+
+function kinds(): Uint8Array {
+  if (unitKinds === null) {
+    unitKinds = new Uint8Array(0x10000);
+    for (let c = 0; c < 0x10000; c++) {
+      unitKinds[c] = c >= 0xd800 && c <= 0xdfff ? 2 : WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
+    }
+  }
+  return unitKinds;
+}
+
+/**
+ * Number of words (as `wordsOf` splits them), without building them: one pass over the text
+ * with a table of the word characters, instead of one regular-expression match per word.
+ */
 export function countWords(text: string): number {
+  const table = kinds();
   let n = 0;
-  WORD.lastIndex = 0;
-  while (WORD.test(text)) n++;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    let kind = table[text.charCodeAt(i)];
+    if (kind === 2) {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) {
+        kind = WORD_CHAR.test(String.fromCodePoint(cp)) ? 1 : 0;
+        i++;
+      } else kind = 0; // a lone surrogate
+    }
+    if (kind === 1) {
+      if (!inWord) n++;
+      inWord = true;
+    } else inWord = false;
+  }
   return n;
 }
 

@@ -83,16 +83,41 @@ const FIRST_HEAD = 32;
 const FIRST_BODY = 64;
 const WANTS_TEXT = 128;
 
+// What the pass does with an element, by tag: one map lookup per element, then a switch on a
+// number (a switch on the tag name compares strings case by case).
+const HTML = 1;
+const HEAD = 2;
+const BODY = 3;
+const SVG_ROOT = 4;
+const TITLE = 5;
+const META = 6;
+const LINK = 7;
+const BASE = 8;
+const A = 9;
+const IMG = 10;
+const PICTURE_ROOT = 11;
+const SOURCE = 12;
+const MEDIA_SRC = 13;
+const OBJECT = 14;
+const SCRIPT = 15;
+const IFRAME = 16;
+const HEADING = 17;
+const KINDS: Record<string, number> = {
+  html: HTML, head: HEAD, body: BODY, svg: SVG_ROOT, title: TITLE, meta: META, link: LINK, base: BASE, a: A,
+  img: IMG, picture: PICTURE_ROOT, source: SOURCE, audio: MEDIA_SRC, video: MEDIA_SRC, embed: MEDIA_SRC,
+  object: OBJECT, script: SCRIPT, iframe: IFRAME, h1: HEADING, h2: HEADING, h3: HEADING, h4: HEADING, h5: HEADING, h6: HEADING,
+};
+
 /**
  * The starting bits of an element by tag: inline elements (§4.2) get no space around them,
- * hidden ones no text at all; headings carry their level above bit 8. Any other tag is SPACED.
- * One map lookup per element instead of several.
+ * hidden ones no text at all; headings carry their level above bit 8, every kind above bit 12.
+ * Any other tag is SPACED, of no kind.
  */
-const TAG_BITS = new Map<string, number>([
-  ...INLINE.split(' ').map((tag): [string, number] => [tag, 0]),
-  ...HIDDEN.map((tag): [string, number] => [tag, HIDES]),
-  ...[1, 2, 3, 4, 5, 6].map((level): [string, number] => [`h${level}`, SPACED | (level << 8)]),
-]);
+const TAG_BITS = new Map<string, number>();
+for (const tag of INLINE.split(' ')) TAG_BITS.set(tag, 0);
+for (const tag of HIDDEN) TAG_BITS.set(tag, HIDES);
+for (const level of [1, 2, 3, 4, 5, 6]) TAG_BITS.set(`h${level}`, SPACED | (level << 8));
+for (const [tag, kind] of Object.entries(KINDS)) TAG_BITS.set(tag, (TAG_BITS.get(tag) ?? SPACED) | (kind << 12));
 
 function nonBlank(value: string | null): string | null {
   return value !== null && value.trim() !== '' ? value : null;
@@ -240,31 +265,31 @@ export function collect(html: string): Collected {
         itemscopeDepth++;
       }
 
-      switch (name) {
-        case 'html':
+      switch (bits >> 12) {
+        case HTML:
           if (!htmlSeen) {
             htmlSeen = true;
             c.lang = attributes.get('lang');
           }
           break;
-        case 'head':
+        case HEAD:
           if (!headSeen) {
             headSeen = true;
             f |= FIRST_HEAD;
             inFirstHead = true;
           }
           break;
-        case 'body':
+        case BODY:
           if (bodyState === 'before') {
             f |= FIRST_BODY;
             bodyState = 'inside';
           }
           break;
-        case 'svg':
+        case SVG_ROOT:
           f |= SVG;
           svgDepth++;
           break;
-        case 'title':
+        case TITLE:
           if (svgDepth === 0) {
             const entry = { text: '' };
             titleHolders.push(entry);
@@ -272,7 +297,7 @@ export function collect(html: string): Collected {
             f |= wantText(entry);
           }
           break;
-        case 'meta': {
+        case META: {
           const rawName = attributes.get('name');
           c.metas.push({
             name: keyword(rawName),
@@ -285,16 +310,16 @@ export function collect(html: string): Collected {
           c.metaPlaces.push(place);
           break;
         }
-        case 'link':
+        case LINK:
           c.links.push({ rel: tokens(attributes.get('rel')), href: attributes.get('href') });
           c.linkPlaces.push(place);
           break;
-        case 'base': {
+        case BASE: {
           const href = attributes.get('href');
           if (href !== null) c.baseHrefs.push(href);
           break;
         }
-        case 'a': {
+        case A: {
           // Browsers never nest <a> in <a> (the adoption agency algorithm closes the open one);
           // htmlparser2 does. So a link's text ends where the next <a> opens, as in a browser,
           // and each piece of text belongs to one link at most, however many stay unclosed.
@@ -318,7 +343,7 @@ export function collect(html: string): Collected {
           }
           break;
         }
-        case 'img':
+        case IMG:
           c.images.push({
             src: attributes.get('src'),
             srcset: attributes.get('srcset'),
@@ -328,11 +353,11 @@ export function collect(html: string): Collected {
             pictureSources: pictures.length > 0 ? pictures[pictures.length - 1] : null,
           });
           break;
-        case 'picture':
+        case PICTURE_ROOT:
           pictures.push([]);
           f |= PICTURE;
           break;
-        case 'source': {
+        case SOURCE: {
           const source = { src: attributes.get('src'), srcset: attributes.get('srcset'), type: attributes.get('type') };
           if (pictures.length > 0) pictures[pictures.length - 1].push(source);
           const srcset = nonBlank(source.srcset);
@@ -340,19 +365,17 @@ export function collect(html: string): Collected {
           if (url !== null) c.media.push(url);
           break;
         }
-        case 'audio':
-        case 'video':
-        case 'embed': {
+        case MEDIA_SRC: {
           const src = nonBlank(attributes.get('src'));
           if (src !== null) c.media.push(src);
           break;
         }
-        case 'object': {
+        case OBJECT: {
           const data = nonBlank(attributes.get('data'));
           if (data !== null) c.media.push(data);
           break;
         }
-        case 'script': {
+        case SCRIPT: {
           const type = keyword(attributes.get('type'));
           c.scripts.push({
             src: attributes.get('src'),
@@ -367,16 +390,13 @@ export function collect(html: string): Collected {
           }
           break;
         }
-        case 'iframe':
+        case IFRAME:
           c.iframes.push({ src: attributes.get('src'), loading: keyword(attributes.get('loading')) });
           break;
-        default: {
-          const level = bits >> 8;
-          if (level !== 0) {
-            const heading: Heading = { level, text: '' };
-            c.headings.push(heading);
-            f |= wantText(heading);
-          }
+        case HEADING: {
+          const heading: Heading = { level: (bits >> 8) & 0xf, text: '' };
+          c.headings.push(heading);
+          f |= wantText(heading);
         }
       }
       names.push(name);
