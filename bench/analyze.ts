@@ -81,6 +81,8 @@ const perPage: number[] = [];
 const roundTotals: number[] = [];
 const peerPerPage: number[] = [];
 const peerRoundTotals: number[] = [];
+// Ours ÷ htmlhint per round: the two ran back to back, under the same load from the rest of the machine.
+const roundRatios: number[] = [];
 const sumOf = (times: number[]) => times.reduce((a, b) => a + b, 0);
 for (let r = 0; r < ROUNDS; r++) {
   const { ours, peer } = round(r);
@@ -88,8 +90,9 @@ for (let r = 0; r < ROUNDS; r++) {
   peerPerPage.push(...peer);
   roundTotals.push(sumOf(ours));
   peerRoundTotals.push(sumOf(peer));
+  roundRatios.push(sumOf(ours) / sumOf(peer));
 }
-for (const list of [perPage, roundTotals, peerPerPage, peerRoundTotals]) list.sort((a, b) => a - b);
+for (const list of [perPage, roundTotals, peerPerPage, peerRoundTotals, roundRatios]) list.sort((a, b) => a - b);
 const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)];
 
 const corpusPeakRss = process.resourceUsage().maxRSS * 1024;
@@ -125,7 +128,7 @@ const figures = {
 };
 
 // The comparison with the peer: the same pages, the same rounds, the same process.
-const ratio = figures.corpusMs / figures.peerCorpusMs;
+const ratio = median(roundRatios);
 
 // [figure, value, target met (null: no target)]
 const targets: [string, string, boolean | null][] = [
@@ -136,7 +139,11 @@ const targets: [string, string, boolean | null][] = [
   ['whole corpus (median round)', `${(figures.corpusMs / 1000).toFixed(2)} s (target ≤ 3)`, figures.corpusMs <= 3000],
   [`htmlhint ${HTMLHINT_VERSION}, default rules: median per page`, `${figures.peerMedianMs.toFixed(2)} ms`, null],
   [`htmlhint ${HTMLHINT_VERSION}, default rules: whole corpus (median round)`, `${(figures.peerCorpusMs / 1000).toFixed(2)} s`, null],
-  ['**ours ÷ htmlhint**, whole corpus', `**${ratio.toFixed(2)}** (target ≤ 0.5)`, ratio <= 0.5],
+  [
+    '**ours ÷ htmlhint**, whole corpus (median of the rounds)',
+    `**${ratio.toFixed(2)}** (rounds ${roundRatios[0].toFixed(2)}–${roundRatios[roundRatios.length - 1].toFixed(2)}; target ≤ 0.5)`,
+    ratio <= 0.5,
+  ],
   ['ours ÷ htmlhint, median page', (figures.medianMs / figures.peerMedianMs).toFixed(2), null],
   [`synthetic ${figures.bigPageMB.toFixed(1)} MB page`, `${figures.bigPageMs.toFixed(0)} ms (target ≤ 250)`, figures.bigPageMs <= 250],
   ['RSS before analysing (Node and the loaded code)', `${figures.baselineRssMB.toFixed(0)} MB`, null],
@@ -155,7 +162,8 @@ const report = [
   `Timed: \`buildArtifacts\` + \`runChecks\` per page, ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds;`,
   'the corpus time is the sum of its pages\' times (median round); the synthetic page, the median of 5 runs.',
   `Peer: \`HTMLHint.verify(html)\` of htmlhint ${HTMLHINT_VERSION} with its default rules, on the same pages in the same rounds: each round`,
-  'runs one engine over the corpus, then the other (which goes first alternates); the ratio divides our whole-corpus time by its.',
+  'runs one engine over the corpus, then the other (which goes first alternates); the ratio divides our corpus time by its,',
+  'round by round (the two ran back to back, under the same load), and keeps the median.',
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.execArgv.some((a) => a.includes('tsx')) ? 'from source through tsx' : 'compiled'};`,
   `load average ${loadAtStart.toFixed(2)} when the run started.`,
   '',

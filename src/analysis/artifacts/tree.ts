@@ -176,7 +176,7 @@ const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-x
  * The names of common elements and attributes as constant strings: a name read from the page is
  * swapped for its constant, so the sets, maps and comparisons it meets later compare pointers.
  */
-const NAMES = new Map<string, string>(
+const NAMES = new Set(
   (
     'a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption center cite code ' +
     'col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure font footer form ' +
@@ -184,20 +184,49 @@ const NAMES = new Map<string, string>(
     'mark math menu meta meter nav noscript object ol optgroup option output p param picture pre progress q rp rt ruby s ' +
     'samp script section select slot small source span strike strong style sub summary sup svg table tbody td template ' +
     'textarea tfoot th thead time title tr track u ul var video wbr path g use defs symbol circle rect line polygon ' +
-    'href src srcset alt rel name content property charset http-equiv lang type loading target style itemscope itemtype ' +
-    'itemprop defer async data class id width height title role tabindex sizes media crossorigin integrity referrerpolicy ' +
+    'href src srcset alt rel name content property charset http-equiv lang type loading target itemscope itemtype ' +
+    'itemprop defer async class id width height role tabindex sizes media crossorigin integrity referrerpolicy ' +
     'aria-label aria-hidden onclick value placeholder for action method xmlns viewbox d fill stroke'
-  )
-    .split(' ')
-    .map((n): [string, string] => [n, n]),
+  ).split(' '),
 );
 
-/** A tag or attribute name as written, lower-cased, as a constant when it is a common one. */
-function nameOf(raw: string): string {
-  const known = NAMES.get(raw);
-  if (known !== undefined) return known;
-  const lower = raw.toLowerCase();
-  return NAMES.get(lower) ?? lower;
+/** A hash of an ASCII name, folding case; -1 when it has a character beyond ASCII. */
+function foldedHash(html: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) {
+    const c = html.charCodeAt(i);
+    if (c > 0x7f) return -1;
+    h = (Math.imul(h, 31) + (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)) | 0;
+  }
+  return h;
+}
+
+/** The common names by their hash (a name read from the page is compared before it is taken). */
+const NAMES_BY_HASH = new Map<number, string[]>();
+for (const name of NAMES) {
+  const h = foldedHash(name, 0, name.length);
+  NAMES_BY_HASH.set(h, [...(NAMES_BY_HASH.get(h) ?? []), name]);
+}
+
+/**
+ * The tag or attribute name at html[start, end), lower-cased; a common one as its constant, read
+ * in place (no string is cut out of the page for it, and none is hashed).
+ */
+function nameAt(html: string, start: number, end: number): string {
+  const h = foldedHash(html, start, end);
+  const candidates = h === -1 ? undefined : NAMES_BY_HASH.get(h);
+  if (candidates !== undefined) {
+    for (const name of candidates) {
+      if (name.length !== end - start) continue;
+      let i = 0;
+      for (; i < name.length; i++) {
+        const c = html.charCodeAt(start + i);
+        if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== name.charCodeAt(i)) break;
+      }
+      if (i === name.length) return name;
+    }
+  }
+  return html.slice(start, end).toLowerCase();
 }
 
 /** Streams the tree of `html` to `handler`, in htmlparser2's order of events. */
@@ -249,7 +278,7 @@ export function walkTree(html: string, handler: TreeHandler): void {
       handler.text(String.fromCodePoint(codePoint));
     },
     onopentagname(start, end) {
-      openTag(nameOf(html.slice(start, end)));
+      openTag(nameAt(html, start, end));
     },
     onopentagend() {
       endOpenTag(false);
@@ -260,7 +289,7 @@ export function walkTree(html: string, handler: TreeHandler): void {
       else endOpenTag(false);
     },
     onclosetag(start, end) {
-      const name = nameOf(html.slice(start, end));
+      const name = nameAt(html, start, end);
       if (watchEndTags) watchEndTags = handler.endTag!(name);
       if (FOREIGN.has(name) || HTML_INTEGRATION.has(name)) foreign.pop();
       if (!VOID.has(name)) {
@@ -277,7 +306,7 @@ export function walkTree(html: string, handler: TreeHandler): void {
       }
     },
     onattribname(start, end) {
-      attribname = nameOf(html.slice(start, end));
+      attribname = nameAt(html, start, end);
     },
     onattribdata(start, end) {
       attribvalue += html.slice(start, end);
