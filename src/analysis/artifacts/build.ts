@@ -5,52 +5,16 @@
 
 import { Place } from '../head-region.js';
 import { codePointLength } from '../text.js';
-import { firstSrcsetUrl, hostKey, isHttp, parseUrl, withoutFragment } from '../urls.js';
+import { firstSrcsetUrl } from '../urls.js';
 import { countWords, presentWords, titleWordsOf } from '../words.js';
 import { collect, type RawImage, type RawSource } from './collect.js';
 import { firstIconHref } from './head-links.js';
 import { imageFormat, subtype } from './image-format.js';
-import type { Artifacts, Image, PageUrl } from './types.js';
-
-/** One shared string per common scheme rather than one per link. */
-const SCHEMES = new Map(['http:', 'https:', 'mailto:', 'tel:', 'javascript:', 'data:', 'ftp:'].map((p) => [p, p]));
+import { resolverFor } from './resolve.js';
+import type { Artifacts, Image } from './types.js';
 
 function nonBlank(value: string | null): value is string {
   return value !== null && value.trim() !== '';
-}
-
-/** Resolves URL values against the document base, each distinct value once (pages repeat their links). */
-function resolver(finalUrl: string, baseHrefs: string[]) {
-  const page = parseUrl(finalUrl);
-  const pageHost = page ? hostKey(page.hostname) : null;
-  // The document base: the first <base href> that resolves, else the page itself.
-  let base: URL | null = page;
-  for (const href of baseHrefs) {
-    const resolved = page && parseUrl(href, page);
-    if (resolved) {
-      base = resolved;
-      break;
-    }
-  }
-  const seen = new Map<string, PageUrl>();
-  const resolve = (raw: string): PageUrl => {
-    let resolved = seen.get(raw);
-    if (resolved === undefined) {
-      const url = parseUrl(raw, base);
-      const host = url ? hostKey(url.hostname) : '';
-      resolved = {
-        url: url ? withoutFragment(url) : raw,
-        scheme: url ? (SCHEMES.get(url.protocol) ?? url.protocol) : null,
-        host,
-        internal: url !== null && pageHost !== null && isHttp(url) && host === pageHost,
-      };
-      seen.set(raw, resolved);
-    }
-    return resolved;
-  };
-  /** The resolved path, or null when the value does not resolve (images: their format). */
-  const pathname = (raw: string): string | null => parseUrl(raw, base)?.pathname ?? null;
-  return { resolve, pathname };
 }
 
 /** A source's first srcset URL, else its src. */
@@ -69,7 +33,7 @@ function imageSource(img: RawImage): string | null {
 
 export function buildArtifacts(html: string, finalUrl: string): Artifacts {
   const c = collect(html);
-  const { resolve, pathname } = resolver(finalUrl, c.baseHrefs);
+  const { resolve, pathname } = resolverFor(finalUrl, c.baseHrefs);
   const resolveNonBlank = (raw: string | null) => (nonBlank(raw) ? resolve(raw) : null);
 
   const placed = <T>(items: T[], places: Place[], place: Place) => items.filter((_, i) => places[i] === place);
