@@ -228,40 +228,45 @@ const NAMES = new Set(
   ).split(' '),
 );
 
+/** An ASCII capital as its small letter. */
+function foldCase(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+}
+
 /** A hash of an ASCII name, folding case; -1 when it has a character beyond ASCII. */
 function foldedHash(html: string, start: number, end: number): number {
   let h = end - start;
   for (let i = start; i < end; i++) {
     const c = html.charCodeAt(i);
     if (c > 0x7f) return -1;
-    h = (Math.imul(h, 31) + (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)) | 0;
+    h = (Math.imul(h, 31) + foldCase(c)) | 0;
   }
   return h;
 }
 
-/** The common names by their hash (a name read from the page is compared before it is taken). */
-const NAMES_BY_HASH = new Map<number, string[]>();
+// The common names in an open-addressing table by hash, so a name read from the page is looked
+// up in place: no string is cut out of the page for it, and none is hashed by the engine.
+const SLOTS = 1024;
+const TABLE: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
+const HASHES = new Int32Array(SLOTS);
 for (const name of NAMES) {
   const h = foldedHash(name, 0, name.length);
-  NAMES_BY_HASH.set(h, [...(NAMES_BY_HASH.get(h) ?? []), name]);
+  let i = h & (SLOTS - 1);
+  while (TABLE[i] !== undefined) i = (i + 1) & (SLOTS - 1);
+  TABLE[i] = name;
+  HASHES[i] = h;
 }
 
-/**
- * The tag or attribute name at html[start, end), lower-cased; a common one as its constant, read
- * in place (no string is cut out of the page for it, and none is hashed).
- */
+/** The tag or attribute name at html[start, end), lower-cased; a common one as its constant. */
 function nameAt(html: string, start: number, end: number): string {
   const h = foldedHash(html, start, end);
-  const candidates = h === -1 ? undefined : NAMES_BY_HASH.get(h);
-  if (candidates !== undefined) {
-    for (const name of candidates) {
-      if (name.length !== end - start) continue;
-      let i = 0;
-      for (; i < name.length; i++) {
-        const c = html.charCodeAt(start + i);
-        if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== name.charCodeAt(i)) break;
-      }
-      if (i === name.length) return name;
+  if (h !== -1) {
+    const length = end - start;
+    for (let i = h & (SLOTS - 1), name = TABLE[i]; name !== undefined; i = (i + 1) & (SLOTS - 1), name = TABLE[i]) {
+      if (HASHES[i] !== h || name.length !== length) continue;
+      let k = 0;
+      while (k < length && foldCase(html.charCodeAt(start + k)) === name.charCodeAt(k)) k++;
+      if (k === length) return name;
     }
   }
   return html.slice(start, end).toLowerCase();
