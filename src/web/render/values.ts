@@ -247,10 +247,17 @@ const tagCountsView: View = (v, ctx, left) => {
   }, 'tags', 'chips', left.count());
 };
 
-const ITEMS: Record<ItemView['kind'], Item> = { text: textItem, code: codeItem, url: urlItem, link: textItem };
-
 function itemOf(view: ItemView): Item {
-  return view.kind === 'link' ? linkItem(view.emptyText) : ITEMS[view.kind];
+  switch (view.kind) {
+    case 'text':
+      return textItem;
+    case 'code':
+      return codeItem;
+    case 'url':
+      return urlItem;
+    case 'link':
+      return linkItem(view.emptyText);
+  }
 }
 
 /** The view a check named for its value or error payload. */
