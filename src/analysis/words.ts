@@ -28,12 +28,14 @@ function kinds(): Uint8Array {
 }
 
 /**
- * Number of words (as `wordsOf` splits them), without building them: one pass over the text
- * with a table of the word characters, instead of one regular-expression match per word.
+ * The words (as `wordsOf` splits them) and code points of a text, without building either: one
+ * pass with a table of the word characters, instead of one regular-expression match per word
+ * and another scan for surrogate pairs.
  */
-export function countWords(text: string): number {
+export function textStats(text: string): { words: number; codePoints: number } {
   const table = kinds();
-  let n = 0;
+  let words = 0;
+  let pairs = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
     let kind = table[text.charCodeAt(i)];
@@ -41,15 +43,16 @@ export function countWords(text: string): number {
       const cp = text.codePointAt(i)!;
       if (cp > 0xffff) {
         kind = WORD_CHAR.test(String.fromCodePoint(cp)) ? 1 : 0;
+        pairs++;
         i++;
       } else kind = 0; // a lone surrogate
     }
     if (kind === 1) {
-      if (!inWord) n++;
+      if (!inWord) words++;
       inWord = true;
     } else inWord = false;
   }
-  return n;
+  return { words, codePoints: text.length - pairs };
 }
 
 const WORD_CHAR_AT = /[\p{L}\p{M}\p{N}]/uy;

@@ -6,7 +6,7 @@
 import { Place } from '../head-region.js';
 import { codePointLength } from '../text.js';
 import { firstSrcsetUrl } from '../urls.js';
-import { countWords, presentWords, titleWordsOf } from '../words.js';
+import { presentWords, textStats, titleWordsOf } from '../words.js';
 import { collect, type RawImage, type RawSource } from './collect.js';
 import { firstIconHref } from './head-links.js';
 import { imageFormat, subtype } from './image-format.js';
@@ -95,8 +95,7 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
     },
     text: {
       visible: c.visibleText,
-      words: countWords(c.visibleText),
-      codePoints: codePointLength(c.visibleText),
+      ...textStats(c.visibleText),
       titleWordsFound: presentWords(c.visibleText, titleWords),
     },
     headings: c.headings,
