@@ -15,7 +15,7 @@ import { RESULTS } from './paths.js';
 import { HTMLHINT_VERSION, htmlhintVerify } from './peer-htmlhint.js';
 
 const roundsArg = process.argv.indexOf('--rounds');
-const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 5;
+const ROUNDS = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 9;
 const WARMUP_ROUNDS = 2;
 const MB = 1024 * 1024;
 
