@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { analyzeUrl } from '../src/analysis/analyze.js';
-import { buildArtifacts } from '../src/analysis/artifacts.js';
+import { buildArtifacts } from '../src/analysis/artifacts/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../src/analysis/config.js';
 import { runChecks } from '../src/analysis/run.js';
 import type { CheckName, CheckResult, CheckResults } from '../src/analysis/types.js';
@@ -218,7 +218,7 @@ async function main() {
 
   // checks.md §4.1 "Head": pages whose head an element or text closed early, and the failures it explains.
   const closedEarly = files.filter(
-    (f) => buildArtifacts(readFileSync(join(PAGES_DIR, f), 'utf8'), `http://127.0.0.1/${f}`).headClosedBy !== null,
+    (f) => buildArtifacts(readFileSync(join(PAGES_DIR, f), 'utf8'), `http://127.0.0.1/${f}`).head.closedBy !== null,
   );
   const withCloser = files.flatMap((f) =>
     Object.entries(ours.get(f) ?? {}).flatMap(([check, r]) => (r.errors && 'head_closed_by' in r.errors ? [`${f.replace('.html', '')} ${check}`] : [])),

@@ -27,7 +27,7 @@ import { createAccount } from '../src/accounts/accounts.js';
 import { PRIVACY_LEVELS } from '../src/sharing/privacy.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
-import { buildArtifacts } from '../src/analysis/artifacts.js';
+import { buildArtifacts } from '../src/analysis/artifacts/index.js';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 10_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { main, type CliIo } from '../src/cli/index.js';
 import { DEFAULT_CONFIG } from '../src/analysis/config.js';
-import { describeCheck } from '../src/analysis/describe.js';
+import { describeCheck } from '../src/analysis/checks/stored.js';
 import { bandOf } from '../src/analysis/score.js';
 import { CHECK_NAMES, type AnalysedPage } from '../src/analysis/types.js';
 import { startServer, type TestServer } from './analysis/fetch-test-server.js';

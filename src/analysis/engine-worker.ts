@@ -3,12 +3,13 @@
 // reports the size of its heap, so the pool can replace a worker that a big page left bloated.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { buildArtifacts, type Artifacts } from './artifacts.js';
+import { buildArtifacts, type Artifacts } from './artifacts/index.js';
 import { declaredIconUrl } from './probes.js';
 import { runChecks } from './run.js';
 import type { EngineReply, EngineRequest } from './engine-pool.js';
 
-const parsed = new Map<number, Artifacts>();
+/** Parsed pages waiting for their checks: the html stays with them, for the snapshot. */
+const parsed = new Map<number, { html: string; artifacts: Artifacts }>();
 
 function answer(reply: EngineReply): void {
   parentPort!.postMessage({ ...reply, heapBytes: getHeapStatistics().total_heap_size });
@@ -19,15 +20,15 @@ parentPort!.on('message', (request: EngineRequest) => {
     switch (request.op) {
       case 'parse': {
         const artifacts = buildArtifacts(request.html, request.finalUrl);
-        parsed.set(request.id, artifacts);
+        parsed.set(request.id, { html: request.html, artifacts });
         answer({ id: request.id, declaredIcon: declaredIconUrl(artifacts) });
         break;
       }
       case 'check': {
-        const artifacts = parsed.get(request.id);
+        const page = parsed.get(request.id);
         parsed.delete(request.id);
-        if (!artifacts) throw new Error('unknown page');
-        answer({ id: request.id, result: runChecks({ ...request.snapshot, html: artifacts.html }, request.config, artifacts) });
+        if (!page) throw new Error('unknown page');
+        answer({ id: request.id, result: runChecks({ ...request.snapshot, html: page.html }, request.config, page.artifacts) });
         break;
       }
       case 'drop':

@@ -3,7 +3,7 @@
 // (engine-pool.ts), so a hostile page or robots.txt never stalls the event loop that serves
 // every other request. Parsing and checking are two steps because the fetcher needs one
 // answer from the parsed page (does it declare an icon?) before the last side fetch.
-import { buildArtifacts, type Artifacts } from './artifacts.js';
+import { buildArtifacts, type Artifacts } from './artifacts/index.js';
 import type { AnalysisConfig } from './config.js';
 import { declaredIconUrl } from './probes.js';
 import { runChecks } from './run.js';

@@ -1,21 +1,12 @@
 // The decisions behind the conditional side fetches. The fetcher and the checks both call
 // these, so whether a probe is made and how the check reads the page cannot drift apart (§7.1).
 
-import type { Artifacts, LinkInfo } from './artifacts.js';
+import type { Artifacts } from './artifacts/index.js';
 import { sitemapUrls } from './robots.js';
-
-/** The href of the first `<link>` whose rel has `icon` and whose href is not blank; null if none. */
-export function firstIconHref(links: LinkInfo[]): string | null {
-  for (const link of links) {
-    if (link.rel.includes('icon') && link.href !== null && link.href.trim() !== '') return link.href;
-  }
-  return null;
-}
 
 /** The first head `<link>` whose rel has `icon` and whose href is not blank, resolved (favicon §5.2). */
 export function declaredIconUrl(artifacts: Artifacts): string | null {
-  const href = firstIconHref(artifacts.headLinks);
-  return href === null ? null : artifacts.resolve(href);
+  return artifacts.head.icon;
 }
 
 /** The `Sitemap:` URLs of a robots.txt body, resolved and deduplicated (sitemap §5.3). */

@@ -1,7 +1,7 @@
 // Runs the 33 checks over one snapshot, fits their check objects into the report's size
 // budget, and scores them (on the verdicts, which the cuts never change).
 
-import { buildArtifacts, type Artifacts } from './artifacts.js';
+import { buildArtifacts, type Artifacts } from './artifacts/index.js';
 import { CHECKS } from './checks/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './config.js';
 import { scoreOf } from './score.js';

@@ -19,6 +19,15 @@ export function collapse(text: string): string {
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
+/** Whether `s` holds only ASCII whitespace (tab, line feed, vertical tab, form feed, carriage return, space). */
+function asciiWhitespaceOnly(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && (c < 9 || c > 13)) return false;
+  }
+  return true;
+}
+
 /**
  * Builds collapsed text from many pieces without a final pass over the whole: each piece is
  * collapsed as it arrives and a space is added only where the text does not already end in one.
@@ -30,6 +39,11 @@ export class CollapsingText {
   private endsInSpace = true; // so leading whitespace is dropped
 
   push(text: string): void {
+    // Most pieces between tags are indentation: a space, without the regular expressions.
+    if (asciiWhitespaceOnly(text)) {
+      if (text !== '') this.space();
+      return;
+    }
     let s = collapseRuns(text);
     if (this.endsInSpace && s.charCodeAt(0) === 32) s = s.slice(1);
     if (s === '') return;

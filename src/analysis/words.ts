@@ -13,12 +13,46 @@ export function wordsOf(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
-/** Number of words, without building them. */
-export function countWords(text: string): number {
-  let n = 0;
-  WORD.lastIndex = 0;
-  while (WORD.test(text)) n++;
-  return n;
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}]$/u;
+/** Per UTF-16 unit: 1 a word character, 0 not, 2 a surrogate (decided with its pair). Built on first use. */
+let unitKinds: Uint8Array | null = null;
+
+function kinds(): Uint8Array {
+  if (unitKinds === null) {
+    unitKinds = new Uint8Array(0x10000);
+    for (let c = 0; c < 0x10000; c++) {
+      unitKinds[c] = c >= 0xd800 && c <= 0xdfff ? 2 : WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
+    }
+  }
+  return unitKinds;
+}
+
+/**
+ * The words (as `wordsOf` splits them) and code points of a text, without building either: one
+ * pass with a table of the word characters, instead of one regular-expression match per word
+ * and another scan for surrogate pairs.
+ */
+export function textStats(text: string): { words: number; codePoints: number } {
+  const table = kinds();
+  let words = 0;
+  let pairs = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    let kind = table[text.charCodeAt(i)];
+    if (kind === 2) {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) {
+        kind = WORD_CHAR.test(String.fromCodePoint(cp)) ? 1 : 0;
+        pairs++;
+        i++;
+      } else kind = 0; // a lone surrogate
+    }
+    if (kind === 1) {
+      if (!inWord) words++;
+      inWord = true;
+    } else inWord = false;
+  }
+  return { words, codePoints: text.length - pairs };
 }
 
 const WORD_CHAR_AT = /[\p{L}\p{M}\p{N}]/uy;

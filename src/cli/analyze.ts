@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { analyzeUrl, normalizeTargetUrl } from '../analysis/analyze.js';
 import type { AnalysisConfig } from '../analysis/config.js';
 import { loadAnalysisConfig } from '../config.js';
-import { describeCheck } from '../analysis/describe.js';
+import { describeCheck } from '../analysis/checks/stored.js';
 import { FetchError } from '../analysis/errors.js';
 import { bandOf, type Band } from '../analysis/score.js';
 import { CHECK_NAMES, type AnalysedPage } from '../analysis/types.js';

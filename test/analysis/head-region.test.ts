@@ -3,19 +3,19 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildArtifacts, type Artifacts, type LinkInfo, type MetaInfo } from '../../src/analysis/artifacts.js';
+import { buildArtifacts, type Artifacts, type HeadLink, type Meta } from '../../src/analysis/artifacts/index.js';
 import { HEAD_CASES } from './head-cases.js';
 
 /** The lookups as labelled in head-cases.ts; titles, metas and links each keep document order. */
-function labels(titles: string[], metas: MetaInfo[], links: LinkInfo[]): string[] {
+function labels(titles: string[], metas: Meta[], links: HeadLink[]): string[] {
   return [...metas.map((m) => `meta:${m.rawName}`), ...titles.map((t) => `title:${t}`), ...links.map((l) => `link:${l.href}`)].sort();
 }
 
 function region(a: Artifacts) {
   return {
-    head: labels(a.titles, a.headMetas, a.headLinks),
-    stray: labels(a.strayHead.titles, a.strayHead.metas, a.strayHead.links),
-    closedBy: a.headClosedBy,
+    head: labels(a.head.titles, a.head.metas, a.head.links),
+    stray: labels(a.head.stray.titles, a.head.stray.metas, a.head.stray.links),
+    closedBy: a.head.closedBy,
   };
 }
 
@@ -36,7 +36,7 @@ test('head region: lookups inside a head <noscript> or <template> stay head cont
 
 test('head region: the early close does not move the first <body> or its visible text', () => {
   const a = buildArtifacts('<head><iframe></iframe><title>T</title></head><body><p>Body text</p></body>', 'http://example.test/');
-  assert.equal(a.visibleText, 'Body text');
-  assert.equal(a.title, null);
-  assert.equal(a.headClosedBy, '<iframe>');
+  assert.equal(a.text.visible, 'Body text');
+  assert.equal(a.head.title, null);
+  assert.equal(a.head.closedBy, '<iframe>');
 });

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildArtifacts } from '../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../src/analysis/artifacts/index.js';
 import { declaredIconUrl, robotsSitemapUrls } from '../../src/analysis/probes.js';
 
 const icon = (html: string) => declaredIconUrl(buildArtifacts(html, 'http://h.test/a/b'));

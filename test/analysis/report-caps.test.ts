@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { buildArtifacts } from '../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../src/analysis/artifacts/index.js';
 import { CHECKS } from '../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
-import { describeCheck } from '../../src/analysis/describe.js';
+import { describeCheck } from '../../src/analysis/checks/stored.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import type { CheckResult, CheckResults } from '../../src/analysis/types.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildArtifacts } from '../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../src/analysis/artifacts/index.js';
 import { CHECKS } from '../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { runChecks } from '../../src/analysis/run.js';

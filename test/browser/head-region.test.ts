@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { buildArtifacts } from '../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../src/analysis/artifacts/index.js';
 import { launchBrowser, noBrowser } from '../helpers/browser.js';
 import { HEAD_CASES } from '../analysis/head-cases.js';
 
@@ -38,12 +38,12 @@ describe('the head region agrees with Chromium', { skip: noBrowser }, () => {
       })()`)) as { head: string[]; bodyStart: string | null };
       const a = buildArtifacts(c.html, 'http://example.test/');
       const engineHead = [
-        ...a.headMetas.map((m) => `meta:${m.rawName}`),
-        ...a.titles.map((t) => `title:${t}`),
-        ...a.headLinks.map((l) => `link:${l.href}`),
+        ...a.head.metas.map((m) => `meta:${m.rawName}`),
+        ...a.head.titles.map((t) => `title:${t}`),
+        ...a.head.links.map((l) => `link:${l.href}`),
       ].sort();
       assert.deepEqual(engineHead, chromium.head);
-      if (a.headClosedBy !== null) assert.equal(a.headClosedBy, chromium.bodyStart);
+      if (a.head.closedBy !== null) assert.equal(a.head.closedBy, chromium.bodyStart);
     });
   }
 });

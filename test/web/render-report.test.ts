@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { findAll } from 'domutils';
 import { renderReportPage, type ShareReport } from '../../src/web/render/index.js';
 import { escapeHtml } from '../../src/web/render/html.js';
-import { CHECK_INFO } from '../../src/analysis/describe.js';
+import { findCheck } from '../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
 import { all, assertPageBasics, byId, one, parse, text } from './render-helpers.js';
@@ -35,7 +35,7 @@ test('every one of the 33 checks appears, with its label, a mark and its descrip
   for (const name of CHECK_NAMES) {
     const article = byId(doc, `check-${name}`);
     assert.ok(article, `${name} is on the page`);
-    assert.equal(text(one(article, 'h3')!), CHECK_INFO[name].label);
+    assert.equal(text(one(article, 'h3')!), findCheck(name)!.title);
     const passed = (sample.results as Record<string, { passed: boolean }>)[name].passed;
     // Pass and fail are told by a word, not by colour alone.
     assert.equal(text(findAll((e) => e.attribs.class === 'status', [article])[0]), passed ? 'Passed' : 'Failed', name);
@@ -91,9 +91,9 @@ test('failed checks say how to fix them; passed checks do not', () => {
   const html = renderReportPage(sample);
   const doc = parse(html);
   const article = (name: string) => html.slice(html.indexOf(`id="check-${name}"`)).split('</article>')[0];
-  contains(article('image_keywords'), escapeHtml(CHECK_INFO.image_keywords.fix));
-  contains(article('image_keywords'), escapeHtml(CHECK_INFO.image_keywords.about));
-  lacks(html, escapeHtml(CHECK_INFO.title.fix));
+  contains(article('image_keywords'), escapeHtml(findCheck('image_keywords')!.fix));
+  contains(article('image_keywords'), escapeHtml(findCheck('image_keywords')!.why));
+  lacks(html, escapeHtml(findCheck('title')!.fix));
   assert.equal(findAll((e) => e.attribs.class === 'check-fix', [doc]).length, 8);
 });
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
-import { CHECK_INFO } from '../../src/analysis/describe.js';
+import { findCheck } from '../../src/analysis/checks/index.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
 
 /** The `name=value` of a Set-Cookie header, for sending back. */
@@ -26,7 +26,7 @@ describe('share pages', () => {
     const res = await page(`/reports/${report.id}`);
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /^text\/html/);
-    for (const name of CHECK_NAMES) assert.ok(res.body.includes(CHECK_INFO[name].label), `shows ${name}`);
+    for (const name of CHECK_NAMES) assert.ok(res.body.includes(findCheck(name)!.title), `shows ${name}`);
     assert.ok(res.body.includes('https://www.example.com/blue-widgets'));
     const csp = res.headers['content-security-policy'] as string;
     assert.match(csp, /default-src 'none'/);

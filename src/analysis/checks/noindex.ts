@@ -1,5 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import { headerValues } from '../headers.js';
-import { defineCheck, fail } from './check.js';
+import { quote } from '../wording.js';
+import { defineCheck, fail } from './define-check.js';
 
 const BLOCKING = new Set(['noindex', 'none']);
 /** X-Robots-Tag directives that take a value, so `name:` is not a crawler prefix. */
@@ -18,15 +20,35 @@ function headerDirectives(value: string, token: string): string | null {
 }
 
 /** No noindex/none in robots meta tags or X-Robots-Tag headers (§5.1). */
-export const noindex = defineCheck('noindex', 'high', ({ snapshot, artifacts, config }) => {
-  for (const meta of artifacts.headMetas) {
-    if ((meta.name === 'robots' || meta.name === 'googlebot') && meta.content !== null && blocks(meta.content)) {
-      return { value: meta.content, failure: fail('missing') };
+export const noindex = defineCheck({
+  name: 'noindex',
+  importance: 'high',
+  title: 'Indexing allowed',
+  why: 'A noindex directive keeps the page out of search results entirely.',
+  fix: 'Remove noindex (and none) from the robots meta tags and the X-Robots-Tag header if the page should appear in search results.',
+  /** The blocking directive as written (meta content or header value); null when none. */
+  value: Type.Union([Type.String(), Type.Null()]),
+  errors: { missing: Type.Null() },
+
+  run({ snapshot, artifacts, config }) {
+    for (const meta of artifacts.head.metas) {
+      if ((meta.name === 'robots' || meta.name === 'googlebot') && meta.content !== null && blocks(meta.content)) {
+        return { value: meta.content, failure: fail('missing', null) };
+      }
     }
-  }
-  for (const value of headerValues(snapshot.headers, 'x-robots-tag')) {
-    const directives = headerDirectives(value, config.request.robotsToken);
-    if (directives !== null && blocks(directives)) return { value, failure: fail('missing') };
-  }
-  return { value: null };
+    for (const value of headerValues(snapshot.headers, 'x-robots-tag')) {
+      const directives = headerDirectives(value, config.request.robotsToken);
+      if (directives !== null && blocks(directives)) return { value, failure: fail('missing', null) };
+    }
+    return { value: null };
+  },
+
+  describe({ passed, value, failure }) {
+    if (failure?.key === 'missing') {
+      return typeof value === 'string' ? `Indexing blocked by ${quote(value, 50)}.` : 'The page tells search engines not to index it.';
+    }
+    return passed ? 'No noindex directive: search engines may index the page.' : null;
+  },
+
+  view: { value: { kind: 'text' }, error: null },
 });

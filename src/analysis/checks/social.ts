@@ -1,4 +1,7 @@
-import { defineCheck, fail, grouped } from './check.js';
+import { Type } from '@sinclair/typebox';
+import { listing } from '../wording.js';
+import { defineCheck, fail, grouped } from './define-check.js';
+import { Groups, OpenItem, type LinkItem } from './shapes.js';
 
 const GROUPS: [string, string[]][] = [
   ['Twitter', ['twitter.com', 'x.com']],
@@ -13,13 +16,32 @@ const GROUPS: [string, string[]][] = [
 const GROUP_OF_HOST = new Map(GROUPS.flatMap(([group, hosts]) => hosts.map((host): [string, string] => [host, group])));
 
 /** Links to the main social networks (§5.3). */
-export const social = defineCheck('social', 'low', ({ artifacts }) => {
-  const byGroup = new Map<string, { url: string; text: string }[]>(GROUPS.map(([g]) => [g, []]));
-  for (const anchor of artifacts.anchors) {
-    const target = artifacts.target(anchor.href);
-    const group = GROUP_OF_HOST.get(target.host);
-    if (group !== undefined) byGroup.get(group)!.push({ url: target.reported, text: anchor.text });
-  }
-  const value = grouped([...byGroup]);
-  return Array.isArray(value) ? { value, failure: fail('missing') } : { value };
+export const social = defineCheck({
+  name: 'social',
+  importance: 'low',
+  title: 'Social links',
+  why: 'Links to the site’s social profiles help visitors follow it and connect its presence across platforms.',
+  fix: 'Link to the site’s profiles on social networks, for example in the footer.',
+  /** {network: [{url, text}]}; the items are read one by one. */
+  value: Groups(OpenItem),
+  errors: { missing: Type.Null() },
+
+  run({ artifacts }) {
+    const byGroup = new Map<string, LinkItem[]>(GROUPS.map(([g]) => [g, []]));
+    for (const anchor of artifacts.links) {
+      const group = GROUP_OF_HOST.get(anchor.resolved.host);
+      if (group !== undefined) byGroup.get(group)!.push({ url: anchor.resolved.url, text: anchor.text });
+    }
+    const value = grouped([...byGroup]);
+    return Array.isArray(value) ? { value, failure: fail('missing', null) } : { value };
+  },
+
+  describe({ passed, value, failure, cuts }) {
+    if (failure?.key === 'missing') return 'No links to social network profiles.';
+    if (!passed || value === undefined || Array.isArray(value)) return null;
+    const networks = Object.keys(value);
+    return networks.length > 0 ? `Links to ${listing(networks, 8, 20, cuts.value())}.` : null;
+  },
+
+  view: { value: { kind: 'groups', captions: {}, item: { kind: 'link', emptyText: 'no link text' } }, error: null },
 });

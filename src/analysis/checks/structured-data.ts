@@ -1,5 +1,7 @@
-import type { Artifacts } from '../artifacts.js';
-import { defineCheck, fail } from './check.js';
+import { Type } from '@sinclair/typebox';
+import type { SchemaSource } from '../artifacts/index.js';
+import { listing, oneLine, plural } from '../wording.js';
+import { defineCheck, fail } from './define-check.js';
 
 const SCHEMA_ORG = /^https?:\/\/schema\.org\/?$/i;
 
@@ -44,9 +46,9 @@ function microdataType(itemtype: string): string | null {
   return segments.length > 0 ? segments[segments.length - 1] : null;
 }
 
-function schemaOrgItems(artifacts: Artifacts): unknown[] {
+function schemaOrgItems(sources: readonly SchemaSource[]): unknown[] {
   const items: unknown[] = [];
-  for (const source of artifacts.schemaSources) {
+  for (const source of sources) {
     if (source.kind === 'microdata') {
       const type = microdataType(source.itemtype);
       if (type !== null) items.push({ '@context': 'https://schema.org', '@type': type });
@@ -67,20 +69,46 @@ function schemaOrgItems(artifacts: Artifacts): unknown[] {
 }
 
 /** Open Graph, Twitter card and schema.org data anywhere in the document (§5.2). */
-export const structuredData = defineCheck('structured_data', 'medium', ({ artifacts }) => {
-  const openGraph: Record<string, string> = {};
-  const twitter: Record<string, string> = {};
-  for (const meta of artifacts.metas) {
-    if (meta.content === null) continue;
-    if (meta.property !== null && meta.property.trim().toLowerCase().startsWith('og:')) {
-      openGraph[meta.property] = meta.content;
+export const structuredData = defineCheck({
+  name: 'structured_data',
+  importance: 'medium',
+  title: 'Structured data',
+  why: 'Open Graph, Twitter card and Schema.org data control how the page appears in search results and when shared.',
+  fix: 'Add Open Graph meta tags and a Schema.org JSON-LD block describing the page.',
+  /** {"Open Graph": {property: content}, Twitter: {name: content}, "Schema.org": [items]}; `[]` when none. */
+  value: Type.Union([Type.Tuple([]), Type.Record(Type.String(), Type.Unknown())]),
+  errors: { missing: Type.Null() },
+
+  run({ artifacts }) {
+    const openGraph: Record<string, string> = {};
+    const twitter: Record<string, string> = {};
+    for (const meta of artifacts.structuredData.metas) {
+      if (meta.content === null) continue;
+      if (meta.property !== null && meta.property.trim().toLowerCase().startsWith('og:')) {
+        openGraph[meta.property] = meta.content;
+      }
+      if (meta.rawName !== null && meta.name.startsWith('twitter:')) twitter[meta.rawName] = meta.content;
     }
-    if (meta.rawName !== null && meta.name.startsWith('twitter:')) twitter[meta.rawName] = meta.content;
-  }
-  const schema = schemaOrgItems(artifacts);
-  const value: Record<string, unknown> = {};
-  if (Object.keys(openGraph).length > 0) value['Open Graph'] = openGraph;
-  if (Object.keys(twitter).length > 0) value.Twitter = twitter;
-  if (schema.length > 0) value['Schema.org'] = schema;
-  return Object.keys(value).length > 0 ? { value } : { value: [], failure: fail('missing') };
+    const schema = schemaOrgItems(artifacts.structuredData.sources);
+    const value: Record<string, unknown> = {};
+    if (Object.keys(openGraph).length > 0) value['Open Graph'] = openGraph;
+    if (Object.keys(twitter).length > 0) value.Twitter = twitter;
+    if (schema.length > 0) value['Schema.org'] = schema;
+    return Object.keys(value).length > 0 ? { value } : { value: [] as [], failure: fail('missing', null) };
+  },
+
+  describe({ passed, value, failure, cuts }) {
+    if (failure?.key === 'missing') return 'No Open Graph, Twitter card or Schema.org data.';
+    if (!passed || value === undefined || Array.isArray(value) || cuts.value() > 0) return null;
+    const parts: string[] = [];
+    for (const [group, data] of Object.entries(value)) {
+      const n = (Array.isArray(data) ? data.length : isRecord(data) ? Object.keys(data).length : 0) + cuts.value(group);
+      if (group === 'Schema.org') parts.push(plural(n, 'Schema.org item'));
+      else if (group === 'Open Graph' || group === 'Twitter') parts.push(`${plural(n, `${group} tag`)}`);
+      else parts.push(oneLine(group, 30));
+    }
+    return parts.length > 0 ? `Found ${listing(parts, 3, 40)}.` : null;
+  },
+
+  view: { value: { kind: 'properties' }, error: null },
 });

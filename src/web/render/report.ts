@@ -2,9 +2,9 @@
 // importance with what was found, how to fix it, and its value.
 
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../analysis/config.js';
-import { CHECK_INFO, checkLabel, describeCheck } from '../../analysis/describe.js';
+import { readStoredCheck } from '../../analysis/checks/stored.js';
 import { bandOf } from '../../analysis/score.js';
-import { CHECK_NAMES, type CheckName, type CheckResult, type Importance } from '../../analysis/types.js';
+import { CHECK_NAMES, type Importance } from '../../analysis/types.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from './format.js';
 import { BAND_ICONS, BAND_WORDS, renderGauge } from './gauge.js';
 import { html, safeHref, type SafeHtml } from './html.js';
@@ -60,15 +60,15 @@ function anchorOf(name: string, index: number): string {
 
 function renderCheck(entry: Entry, index: number, pageUrl: string, config: AnalysisConfig): SafeHtml {
   const { name, check, passed } = entry;
-  const info = Object.hasOwn(CHECK_INFO, name) ? CHECK_INFO[name as CheckName] : null;
-  const described = describeCheck(name as CheckName, check as unknown as CheckResult, config);
+  const stored = readStoredCheck(name, check, config);
+  const described = stored.line;
   const anchor = anchorOf(name, index);
-  const value = renderCheckValue(name, check, { pageUrl, described });
+  const value = renderCheckValue(stored, { pageUrl, described });
   return html`<article class="check ${passed ? 'check-pass' : 'check-fail'}" id="${anchor}" aria-labelledby="${anchor}-title">
-<div class="check-head"><h3 id="${anchor}-title">${info ? info.label : truncate(checkLabel(name), 80)}</h3><span class="status">${passed ? ICON_PASS : ICON_FAIL}${passed ? 'Passed' : 'Failed'}</span></div>
+<div class="check-head"><h3 id="${anchor}-title">${stored.known ? stored.label : truncate(stored.label, 80)}</h3><span class="status">${passed ? ICON_PASS : ICON_FAIL}${passed ? 'Passed' : 'Failed'}</span></div>
 <p class="check-found">${described}</p>
-${!passed && info ? html`<p class="check-why">${info.about}</p>
-<p class="check-fix"><strong>How to fix:</strong> ${info.fix}</p>` : ''}
+${!passed && stored.why !== null && stored.fix !== null ? html`<p class="check-why">${stored.why}</p>
+<p class="check-fix"><strong>How to fix:</strong> ${stored.fix}</p>` : ''}
 ${value ?? ''}
 </article>
 `;

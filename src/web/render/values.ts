@@ -1,14 +1,18 @@
-// A check's value (and the list its error carries) rendered for people: headings as an outline,
-// links and images as lists, structured data as nested property lists, long lists collapsed.
+// A check's value (and the list its error carries) rendered for people, by the view each check
+// names (src/analysis/checks/views.ts): headings as an outline, links and images as lists,
+// structured data as nested property lists, long lists collapsed. Nothing here knows a check.
 //
-// Stored values may be any JSON: every view checks the shape it expects and answers
-// `undefined` when it does not recognise it, and the generic JSON view takes over.
+// Stored values may be any JSON: the engine checks a stored value against its check's schema
+// before naming the check's view (otherwise the generic JSON view takes over), and every view
+// still checks the shape it reads and answers `undefined` when it does not recognise it.
 //
 // A report lists at most so many items per list (its `omitted` counts the rest, by JSON
 // Pointer): lists say how many more the report did not list, and counts include them.
 
 import { pointerSegment } from '../../analysis/bounds.js';
-import { formatNumber } from '../../analysis/describe.js';
+import type { Shown, StoredCheck } from '../../analysis/checks/stored.js';
+import type { ItemView, ViewDescriptor } from '../../analysis/checks/views.js';
+import { formatNumber } from '../../analysis/wording.js';
 import { html, safeHref, type HtmlValue, type SafeHtml } from './html.js';
 import { truncate } from './format.js';
 
@@ -39,12 +43,6 @@ function leftOf(omitted: Record<string, unknown>, pointer: string): Left {
 
 /** null: nothing worth showing; undefined: shape not recognised. `left`: what the report did not list of `data`. */
 type View = (data: unknown, ctx: ValueContext, left: Left) => SafeHtml | null | undefined;
-
-interface CheckView {
-  value?: View;
-  /** Caption and view for the payload of the failure's error key. */
-  error?: View;
-}
 
 const VISIBLE_ITEMS = 10;
 /** Lists up to this long are shown whole: "Show 2 more" would save nothing. */
@@ -180,15 +178,7 @@ const urlValueView: View = (v, ctx) => {
   return html`<p>${urlView(v)}</p>`;
 };
 
-/** Numbers are stated, with units, by the description. */
-const numberView: View = (v) => (typeof v === 'number' ? null : undefined);
-
-const nothing: View = (v) => (isEmpty(v) ? null : undefined);
-
-/** The value repeats the error's list (image_keywords): shown once, with the error. */
-const sameAsError: View = (v) => (v === null || Array.isArray(v) ? null : undefined);
-
-function listView(caption: string | null, noun: string, item: Item, { skipIfDescribed = false } = {}): View {
+function listView(caption: string | null, noun: string, item: Item, { skipIfDescribed = false }: { skipIfDescribed?: boolean } = {}): View {
   return (v, ctx, left) => {
     if (isNothing(v, left)) return null;
     if (!Array.isArray(v)) return undefined;
@@ -197,7 +187,7 @@ function listView(caption: string | null, noun: string, item: Item, { skipIfDesc
   };
 }
 
-function chipsView(caption: string | null, { skipIfDescribed = false } = {}): View {
+function chipsView(caption: string | null, { skipIfDescribed = false }: { skipIfDescribed?: boolean } = {}): View {
   return (v, ctx, left) => {
     if (isNothing(v, left)) return null;
     if (!Array.isArray(v)) return undefined;
@@ -207,7 +197,7 @@ function chipsView(caption: string | null, { skipIfDescribed = false } = {}): Vi
 }
 
 /** `{group: [...]}` with a caption per known group, counting what the report did not list. */
-function groupsView(captions: Record<string, [string, string]>, item: Item): View {
+function groupsView(captions: Record<string, readonly [string, string]>, item: Item): View {
   return (v, _ctx, left) => {
     if (isNothing(v, left)) return null;
     if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return isEmpty(v) ? notListed(left.count()) : undefined;
@@ -257,86 +247,59 @@ const tagCountsView: View = (v, ctx, left) => {
   }, 'tags', 'chips', left.count());
 };
 
-const REQUEST_GROUPS: Record<string, [string, string]> = {
-  JavaScripts: ['Scripts', 'scripts'],
-  CSS: ['Stylesheets', 'stylesheets'],
-  Images: ['Images', 'images'],
-  Iframes: ['Iframes', 'iframes'],
-  Media: ['Audio, video and embeds', 'media'],
-};
+function itemOf(view: ItemView): Item {
+  switch (view.kind) {
+    case 'text':
+      return textItem;
+    case 'code':
+      return codeItem;
+    case 'url':
+      return urlItem;
+    case 'link':
+      return linkItem(view.emptyText);
+  }
+}
 
-const LINK_GROUPS: Record<string, [string, string]> = {
-  Internals: ['Internal links', 'links'],
-  Externals: ['External links', 'links'],
-};
+/** The view a check named for its value or error payload. */
+function viewOf(view: ViewDescriptor): View {
+  switch (view.kind) {
+    // The one-line summary states it (a number, a verdict, or the error's own list).
+    case 'none':
+      return () => null;
+    case 'text':
+      return textView;
+    case 'url':
+      return urlValueView;
+    case 'list':
+      return listView(view.caption, view.noun, itemOf(view.item), { skipIfDescribed: view.skipIfDescribed });
+    case 'chips':
+      return chipsView(view.caption, { skipIfDescribed: view.skipIfDescribed });
+    case 'groups':
+      return groupsView(view.captions, itemOf(view.item));
+    case 'outline':
+      return headingsView;
+    case 'properties':
+      return structuredView;
+    case 'counts':
+      return tagCountsView;
+  }
+}
 
-const CHECK_VIEWS: Record<string, CheckView> = {
-  title: { value: textView },
-  meta_description: { value: textView },
-  headings: { value: headingsView },
-  content_keywords: {
-    value: chipsView('Title words found in the text', { skipIfDescribed: true }),
-    error: chipsView('Title words looked for', { skipIfDescribed: true }),
-  },
-  // On failure the value and the error hold the same list: show it once.
-  image_keywords: { value: sameAsError, error: listView('Images without alt text', 'images', linkItem('no alt text')) },
-  image_format: { value: chipsView('Accepted formats', { skipIfDescribed: true }), error: listView('Images in older formats', 'images', linkItem('no alt text')) },
-  in_page_links: { value: groupsView(LINK_GROUPS, linkItem('no link text')) },
-  load_time: { value: numberView },
-  page_size: { value: numberView },
-  http_requests: { value: groupsView(REQUEST_GROUPS, urlItem) },
-  defer_javascript: { value: nothing, error: listView('Render-blocking scripts', 'scripts', urlItem) },
-  dom_size: { value: numberView },
-  text_compression: { value: numberView },
-  structured_data: { value: structuredView },
-  meta_viewport: { value: textView },
-  https_encryption: { value: urlValueView },
-  seo_friendly_url: { value: urlValueView },
-  language: { value: textView },
-  favicon: { value: urlValueView },
-  content_length: { value: numberView },
-  text_html_ratio: { value: numberView },
-  charset: { value: textView },
-  deprecated_html_tags: { value: nothing, error: tagCountsView },
-  '404_page': { value: urlValueView },
-  noindex: { value: textView },
-  robots: { value: nothing, error: listView('Blocking rule', 'rules', codeItem, { skipIfDescribed: true }) },
-  sitemap: { value: listView(null, 'sitemaps', urlItem, { skipIfDescribed: true }) },
-  mixed_content: { value: nothing, error: groupsView(REQUEST_GROUPS, urlItem) },
-  server_signature: { value: listView('Headers', 'headers', codeItem, { skipIfDescribed: true }) },
-  unsafe_cross_origin_links: { value: nothing, error: listView('Links opening a new tab without noopener', 'links', urlItem) },
-  plaintext_email: { value: nothing, error: listView('Addresses found', 'addresses', textItem, { skipIfDescribed: true }) },
-  social: { value: groupsView({}, linkItem('no link text')) },
-  inline_css: { value: nothing, error: listView('Style attributes', 'style attributes', codeItem) },
-};
-
-/** Falls back to the generic view, with a caption, when a view does not recognise the data. */
-function show(view: View | undefined, data: unknown, ctx: ValueContext, caption: string, left: Left): SafeHtml | null {
-  const out = view?.(data, ctx, left);
+/** Falls back to the generic view, with a caption, when there is no view or it does not recognise the data. */
+function show(shown: Shown, ctx: ValueContext, left: Left): SafeHtml | null {
+  const out = shown.view === null ? undefined : viewOf(shown.view)(shown.data, ctx, left);
   if (out !== undefined) return out;
-  return isNothing(data, left) ? null : group(caption, jsonView(data, 0, left));
+  return isNothing(shown.data, left) ? null : group(shown.caption, jsonView(shown.data, 0, left));
 }
 
 /** The evidence block of one check (its value, and its error's list), or null when there is none. */
-export function renderCheckValue(name: string, result: Record<string, unknown>, ctx: ValueContext): SafeHtml | null {
-  const views = Object.hasOwn(CHECK_VIEWS, name) ? CHECK_VIEWS[name] : {};
-  const omitted = isRecord(result.omitted) ? result.omitted : null;
+export function renderCheckValue(stored: StoredCheck, ctx: ValueContext): SafeHtml | null {
+  const { omitted } = stored;
   const leftAt = (pointer: string) => (omitted ? leftOf(omitted, pointer) : NOTHING_LEFT);
   const parts: SafeHtml[] = [];
-  const value = show(views.value, result.value, ctx, 'Value', leftAt('/value'));
-  if (value) parts.push(value);
-  if (result.passed !== true && isRecord(result.errors)) {
-    const [key] = Object.keys(result.errors);
-    const payload = key === undefined ? null : result.errors[key];
-    // Limits ({"max": "150"}) are stated by the description.
-    const isLimit = isRecord(payload) && Object.keys(payload).every((k) => k === 'min' || k === 'max');
-    // A known check without an error view carries nothing more (null, a limit, "https").
-    const known = Object.hasOwn(CHECK_VIEWS, name);
-    const error =
-      isLimit || (known && !views.error) || key === undefined
-        ? null
-        : show(views.error, payload, ctx, 'Details', leftAt(`/errors/${pointerSegment(key)}`));
-    if (error) parts.push(error);
+  for (const shown of stored.error === null ? [stored.value] : [stored.value, stored.error]) {
+    const out = show(shown, ctx, leftAt(shown.pointer));
+    if (out) parts.push(out);
   }
   return parts.length > 0 ? html`<div class="check-value">${parts}</div>` : null;
 }

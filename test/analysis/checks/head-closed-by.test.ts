@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildArtifacts } from '../../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../../src/analysis/artifacts/index.js';
 import { makeSnapshot } from '../../../src/analysis/snapshot.js';
 import type { CheckName, CheckResult } from '../../../src/analysis/types.js';
 import { assertResult, page, runCheck, type SnapshotInput } from './helpers.js';
@@ -23,7 +23,7 @@ function table(check: CheckName, rows: Row[]): void {
   for (const row of rows) {
     test(`${check} under the head rule: ${row.name}`, () => {
       const snapshot = makeSnapshot(typeof row.input === 'string' ? { html: row.input } : row.input);
-      assert.equal(buildArtifacts(snapshot.html, snapshot.finalUrl).headClosedBy, row.closedBy);
+      assert.equal(buildArtifacts(snapshot.html, snapshot.finalUrl).head.closedBy, row.closedBy);
       assertResult(runCheck(check, row.input), row.expected);
     });
   }

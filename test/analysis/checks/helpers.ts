@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildArtifacts } from '../../../src/analysis/artifacts.js';
+import { buildArtifacts } from '../../../src/analysis/artifacts/index.js';
 import { CHECKS } from '../../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../../src/analysis/config.js';
 import { makeSnapshot } from '../../../src/analysis/snapshot.js';
