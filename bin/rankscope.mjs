@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point for `npm start` and `npx rankscope`: runs the compiled CLI, compiling first only
 // when dist/ is missing or older than src/ (so production starts without a transpiler).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,13 +19,36 @@ function newestMtime(dir) {
 }
 
 const srcDir = join(root, 'src');
-const stale = !existsSync(entry) || (existsSync(srcDir) && newestMtime(srcDir) > statSync(entry).mtimeMs);
-if (stale) {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  process.stderr.write('rankscope: compiling TypeScript (dist/ is missing or stale)…\n');
-  const built = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+const isStale = () => !existsSync(entry) || (existsSync(srcDir) && newestMtime(srcDir) > statSync(entry).mtimeMs);
+
+/** Several processes may start at once (tests, a process manager): one compiles, the others wait for it. */
+function compileOnce() {
+  const lock = join(root, 'dist.build-lock');
+  const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // a lock left by a compiler that died is taken over after two minutes
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      pause(100);
+    }
+  }
+  let status = 0;
+  try {
+    if (isStale()) {
+      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+      process.stderr.write('rankscope: compiling TypeScript (dist/ is missing or stale)…\n');
+      status = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).status ?? 1;
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  if (status !== 0) process.exit(status);
 }
+
+if (isStale()) compileOnce();
 
 const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,8 @@
 // compiles it first when src/ is newer), not the TypeScript sources the other tests load.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, startSite, type PageSite } from './helpers/pages.js';
@@ -48,3 +49,75 @@ describe('the built CLI, as a user runs it', () => {
     }
   });
 });
+
+describe('the engine as a library, installed in another project', () => {
+  let site: PageSite;
+  let project: string;
+  before(async () => {
+    site = await startSite({ '/': goodPage() });
+    project = mkdtempSync(join(tmpdir(), 'rankscope-consumer-'));
+  });
+  after(async () => {
+    await site.close();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  test("import { analyze, analyzeHtml, checks } from 'rankscope' works, with its types", { timeout: 180_000 }, async () => {
+    // dist/ as `npm install` builds it: the JavaScript (bin/ compiles it when stale) and the declarations
+    assert.equal((await runCli(['help'], {}, { compiled: true })).code, 0);
+    const types = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], process.cwd());
+    assert.equal(types.code, 0, types.stdout + types.stderr);
+
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', process.cwd()], project);
+    assert.equal(installed.code, 0, installed.stderr);
+
+    writeFileSync(
+      join(project, 'use.mjs'),
+      `import { analyze, analyzeHtml, checks, DEFAULT_CONFIG } from 'rankscope';
+const html = '<!doctype html><html lang="en"><head><title>Blue widgets</title></head><body><h1>Widgets</h1></body></html>';
+const local = analyzeHtml(html, { url: 'https://example.com/blue-widgets', headers: { 'content-encoding': 'gzip' } });
+const config = { ...DEFAULT_CONFIG, request: { ...DEFAULT_CONFIG.request, allowPrivateAddresses: true } };
+const fetched = await analyze(process.argv[2], { config });
+console.log(JSON.stringify({ checks: checks.length, first: checks[0], local: { url: local.url, title: local.results.title, gzip: local.results.text_compression.passed }, fetched: { url: fetched.url, n: Object.keys(fetched.results).length } }));
+`,
+    );
+    const used = await run(process.execPath, ['use.mjs', `${site.origin}/`], project);
+    assert.equal(used.code, 0, used.stderr);
+    const out = JSON.parse(used.stdout);
+    assert.equal(out.checks, 33);
+    assert.equal(out.first.name, 'title');
+    assert.equal(out.first.importance, 'high');
+    assert.equal(typeof out.first.fix, 'string');
+    assert.deepEqual(out.local, { url: 'https://example.com/blue-widgets', title: { passed: true, importance: 'high', value: 'Blue widgets' }, gzip: true });
+    assert.deepEqual(out.fetched, { url: `${site.origin}/`, n: 33 });
+
+    // and a TypeScript program type-checks against the published declarations
+    writeFileSync(
+      join(project, 'use.ts'),
+      `import { analyzeHtml, checks, type AnalysedPage, type CheckName } from 'rankscope';
+const page: AnalysedPage = analyzeHtml('<title>x</title>', { url: 'https://example.com/' });
+const name: CheckName = checks[0].name;
+const passed: boolean = page.results[name].passed;
+// @ts-expect-error: no such check
+page.results.no_such_check;
+export { passed };
+`,
+    );
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: true, types: [] } }));
+    const checked = await run(process.execPath, [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  });
+});
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: process.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

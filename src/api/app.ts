@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { AppConfig } from '../config.js';
-import { analyzeUrl, type AnalyzeOptions } from '../analysis/analyze.js';
+import { analyze, EnginePool, type AnalyzeOptions } from '../index.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { ReportsRepository } from '../db/reports-repository.js';
 import { SettingsRepository } from '../db/settings-repository.js';
@@ -13,7 +13,6 @@ import { WebsitesRepository } from '../db/websites-repository.js';
 import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from '../reports/report-service.js';
-import { EnginePool } from '../analysis/engine-pool.js';
 import { systemClock, type Clock } from '../time.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
@@ -121,7 +120,7 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
       : undefined;
   app.addHook('onClose', async () => engine?.close());
   const analysePage: PageAnalyser = (url, signal, account) =>
-    analyzeUrl(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
+    analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const reportService = new ReportService(repos.reports, pool, analysePage);
 
   // Outside /api/v1 (share pages, docs, health) handlers read their few inputs themselves: an

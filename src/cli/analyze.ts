@@ -2,13 +2,10 @@
 // database. One URL: a readable summary, or the report as one JSON object with --json.
 // Several URLs: one JSON object per line (JSON Lines), in the order given.
 import { parseArgs } from 'node:util';
-import { analyzeUrl, normalizeTargetUrl } from '../analysis/analyze.js';
-import type { AnalysisConfig } from '../analysis/config.js';
+import { normalizeTargetUrl } from '../analysis/analyze.js';
+import { analyze, CHECK_NAMES, describeCheck, FetchError, type AnalysedPage, type AnalysisConfig } from '../index.js';
 import { loadAnalysisConfig } from '../config.js';
-import { describeCheck } from '../analysis/checks/stored.js';
-import { FetchError } from '../analysis/errors.js';
 import { bandOf, type Band } from '../analysis/score.js';
-import { CHECK_NAMES, type AnalysedPage } from '../analysis/types.js';
 import type { CliIo } from './io.js';
 
 const HELP = `Usage: rankscope analyze <url…> [--json] [--concurrency N]
@@ -71,7 +68,7 @@ function palette(io: CliIo, env: NodeJS.ProcessEnv): Palette {
 
 async function analyseOne(input: string, config: AnalysisConfig): Promise<Outcome> {
   try {
-    return { page: await analyzeUrl(input, { config }) };
+    return { page: await analyze(input, { config }) };
   } catch (error) {
     if (error instanceof FetchError) return { failure: { reason: error.reason, message: error.message } };
     const message = error instanceof Error ? error.message : String(error);
