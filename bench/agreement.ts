@@ -1,4 +1,4 @@
-// Agreement with the original-style analyser (KAL) on corpus A, check by check (checks.md §7.2),
+// Agreement with the original-style analyser (KAL) on corpus A, check by check (docs/checks.md §7.2),
 // and, for information, with Lighthouse's verdicts.
 //
 // Default: serves the corpus on 127.0.0.1 (random port) the way the reference run did and goes
@@ -15,10 +15,10 @@ import { DEFAULT_CONFIG, type AnalysisConfig } from '../src/analysis/config.js';
 import { runChecks } from '../src/analysis/run.js';
 import type { CheckName, CheckResult, CheckResults } from '../src/analysis/types.js';
 import { CORPUS_DIR, PAGES_DIR, REFERENCE_HEADERS, REFERENCE_ROBOTS, corpusFiles, corpusSnapshot } from './corpus.js';
-import { RESULTS, SHARED } from './paths.js';
+import { RESULTS, ROOT, SHARED } from './paths.js';
 
 const OFFLINE = process.argv.includes('--offline');
-const CHECKS_MD = join(SHARED, 'notes', 'checks.md');
+const CHECKS_MD = join(ROOT, 'docs', 'checks.md');
 
 /** §7.2: the page-content checks. */
 const COMPARABLE: CheckName[] = [
@@ -54,7 +54,7 @@ const LIGHTHOUSE_NOTES: Record<string, string> = {
  */
 const EXPLANATIONS: Record<string, string> = {
   'title|missing|length':
-    'KAL reports a missing title as `length` (checks.md §5.1 title, §7.3 "Shapes"); both fail. These pages have their `<title>` after `</head>` (inserted by scripts into the saved DOM), so both analysers find no head title.',
+    'KAL reports a missing title as `length` (docs/checks.md §5.1 title, §7.3 "Shapes"); both fail. These pages have their `<title>` after `</head>` (inserted by scripts into the saved DOM), so both analysers find no head title.',
   'image_format|pass|bad_format':
     'The `<img>` sits in a `<picture>` whose `<source type="image/webp">` offers a listed format; KAL ignores `<picture>` (Differs line).',
   'image_format|bad_format|pass':
@@ -104,7 +104,7 @@ function readJsonl<T>(path: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-/** Per check, the "Differs from the original" line of its checks.md section. */
+/** Per check, the "Differs from the original" line of its docs/checks.md section. */
 function differsLines(): Map<string, string> {
   const found = new Map<string, string>();
   let section: string | null = null;
@@ -216,7 +216,7 @@ async function main() {
     (f) => requestCount(ours.get(f)?.http_requests.value) === requestCount(kal.get(f)?.results.http_requests?.value),
   ).length;
 
-  // checks.md §4.1 "Head": pages whose head an element or text closed early, and the failures it explains.
+  // docs/checks.md §4.1 "Head": pages whose head an element or text closed early, and the failures it explains.
   const closedEarly = files.filter(
     (f) => buildArtifacts(readFileSync(join(PAGES_DIR, f), 'utf8'), `http://127.0.0.1/${f}`).head.closedBy !== null,
   );
@@ -232,7 +232,7 @@ async function main() {
         ? 'snapshots built from disk (`--offline`) with the reference headers and robots.txt'
         : 'served on 127.0.0.1 as the reference run did (`Content-Type: text/html; charset=utf-8`, `Server: kal-loopback/1.0`, real 404s, the reference robots.txt) and analysed through `analyzeUrl`'
     }.`,
-    '"Pass/fail": the share of pages where our verdict (pass or fail) is KAL\'s. "Agreement", stricter: both pass, or both fail with the same error key (checks.md §7.2).',
+    '"Pass/fail": the share of pages where our verdict (pass or fail) is KAL\'s. "Agreement", stricter: both pass, or both fail with the same error key (docs/checks.md §7.2).',
     '"Normalised" maps KAL\'s documented shape quirks (§7.3) onto ours first: a missing title reported as `length`.',
     '',
     `## Matched checks (target ≥ ${TARGET * 100}% each)`,
@@ -251,7 +251,7 @@ async function main() {
     '',
     `http_requests by count: ${sameCount}/${files.length} pages have exactly as many requests as KAL listed.`,
     '',
-    `Head rule (checks.md §4.1 "Head"): the head closes early (an element or text it cannot hold stands before the body) on ${closedEarly.length}/${files.length} pages${
+    `Head rule (docs/checks.md §4.1 "Head"): the head closes early (an element or text it cannot hold stands before the body) on ${closedEarly.length}/${files.length} pages${
       closedEarly.length > 0 ? ` (${closedEarly.map((f) => f.replace('.html', '')).join(', ')})` : ''
     }; ${withCloser.length} failed check(s) name the closing element in \`head_closed_by\`${withCloser.length > 0 ? ` (${withCloser.join(', ')})` : ''}.${
       closedEarly.length === 0
@@ -261,7 +261,7 @@ async function main() {
     '',
     '## Checks that deliberately differ (for information)',
     '',
-    '| Check | Agreement | Why we differ (checks.md) |',
+    '| Check | Agreement | Why we differ (docs/checks.md) |',
     '|---|---|---|',
   );
   for (const r of rows.filter((r) => !r.matched)) {

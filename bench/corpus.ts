@@ -1,4 +1,4 @@
-// Corpus A from disk as snapshots served the way the reference run served them (checks.md §7.2).
+// Corpus A from disk as snapshots served the way the reference run served them (docs/checks.md §7.2).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

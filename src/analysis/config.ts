@@ -1,4 +1,4 @@
-// Engine settings: the original's settings table (checks.md §3). src/config.ts reads the
+// Engine settings: the original's settings table (docs/checks.md §3). src/config.ts reads the
 // environment variables that override them, so the engine itself never reads process.env.
 
 export interface AnalysisConfig {

@@ -1,4 +1,4 @@
-// What a browser puts in the head (checks.md §4.1 "Head"), decided token by token during the one
+// What a browser puts in the head (docs/checks.md §4.1 "Head"), decided token by token during the one
 // streaming pass. htmlparser2 keeps everything between <head> and </head> inside the head, but
 // the HTML5 tree-construction algorithm closes the head at the first token it cannot hold (an
 // <iframe>, a <div>, stray text): what follows is body content for browsers, Google and

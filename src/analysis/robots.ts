@@ -1,4 +1,4 @@
-// robots.txt per RFC 9309, as checks.md §5.1 (robots) and §5.3 (sitemap) describe.
+// robots.txt per RFC 9309, as docs/checks.md §5.1 (robots) and §5.3 (sitemap) describe.
 //
 // Hand-written rather than robots-parser 3 because that library normalises the two sides
 // differently (patterns through encodeURI, paths through the WHATWG URL parser, so `%7E` never

@@ -1,4 +1,4 @@
-// The report's `result` and its band (checks.md §1, contract "Reports").
+// The report's `result` and its band (docs/checks.md §1, docs/api.md "Reports").
 
 import type { AnalysisConfig } from './config.js';
 import type { CheckResults } from './types.js';

@@ -1,4 +1,4 @@
-// Text helpers shared by the artifacts and the checks (checks.md §4.1).
+// Text helpers shared by the artifacts and the checks (docs/checks.md §4.1).
 
 /** Unicode White_Space (U+00A0 and U+0085 included); JavaScript's \s differs on U+0085 and U+FEFF. */
 const WHITESPACE_RUN = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;

@@ -1,4 +1,4 @@
-// URL resolution and classification (checks.md §4.4).
+// URL resolution and classification (docs/checks.md §4.4).
 
 /**
  * The longest URL the service analyses and stores as a report's url: it bounds a submitted

@@ -1,4 +1,4 @@
-// Words and title words (checks.md §4.3).
+// Words and title words (docs/checks.md §4.3).
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 

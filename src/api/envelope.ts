@@ -1,4 +1,4 @@
-// The success envelope of contract.md, built in one place: a resource is `{data, status}`, a
+// The success envelope of docs/api.md, built in one place: a resource is `{data, status}`, a
 // deletion `{data: {id}, status: 200}`, a list Laravel's page with `status` last. (The report's
 // JSON is written as bytes instead, in the same shape: resources/report.ts.)
 

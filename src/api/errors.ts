@@ -1,5 +1,5 @@
 // The one place that shapes error responses: `{"message": …, "status": <code>}`, plus
-// `errors` on 422, as contract.md fixes them. Every failure path in the API ends here.
+// `errors` on 422, as docs/api.md "Errors" describes them. Every failure path in the API ends here.
 
 export type FieldErrors = Record<string, string[]>;
 

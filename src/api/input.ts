@@ -1,4 +1,4 @@
-// Request input the way Laravel clients expect it (laravel-conventions.md §3b, §6): PHP's form
+// Request input the way Laravel clients expect it (docs/laravel.md §3b, §6): PHP's form
 // parsing, body over query string, strings trimmed (passwords excepted), empty strings as null.
 
 import type { FastifyInstance } from 'fastify';

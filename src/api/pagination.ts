@@ -1,4 +1,4 @@
-// Laravel's resource-collection paginator (laravel-conventions.md §1b–1e, §2), used by every list.
+// Laravel's resource-collection paginator (docs/laravel.md §1b–1e, §2), used by every list.
 import type { FastifyRequest } from 'fastify';
 import { listed } from './envelope.js';
 

@@ -1,4 +1,4 @@
-// Per-account API rate limiting with Laravel's headers (laravel-conventions.md §5), on
+// Per-account API rate limiting with Laravel's headers (docs/laravel.md §5), on
 // @fastify/rate-limit: counted after authentication (a 401 never counts), keyed by account,
 // in a fixed window shared by every instance through the WindowCounter.
 import type { FastifyInstance } from 'fastify';

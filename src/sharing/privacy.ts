@@ -1,5 +1,5 @@
 // Who may open a report's or a website's share page: one type for the API, the database and the
-// pages, instead of bare 0/1/2 (contract.md "Privacy and passwords").
+// pages, instead of bare 0/1/2 (docs/api.md "Reports": privacy and passwords).
 
 export const Privacy = { Public: 0, Private: 1, Password: 2 } as const;
 export type Privacy = (typeof Privacy)[keyof typeof Privacy];

@@ -1,4 +1,4 @@
-// analyzeUrl end to end (the worked example of checks.md §6 served locally), URL
+// analyzeUrl end to end (the worked example of docs/checks.md §6 served locally), URL
 // normalisation, the project name, generated_at, and clean-up after success, failure and abort.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -44,7 +44,7 @@ const resolver = async (hostname: string) => {
   return [{ address: '127.0.0.1', family: 4 as const }];
 };
 
-test('the worked example of checks.md §6, fetched from a local server', async (t) => {
+test('the worked example of docs/checks.md §6, fetched from a local server', async (t) => {
   const server = await workedExampleServer(t);
   const origin = `http://example.test:${server.port}`;
   const page = await analyzeUrl(`${origin}/blue-widgets`, {

@@ -1,4 +1,4 @@
-// The shared artifacts: regions, visible text, element texts and URL resolution (checks.md §4).
+// The shared artifacts: regions, visible text, element texts and URL resolution (docs/checks.md §4).
 // Artifacts are plain data: a check's test may hand it a literal of this shape.
 
 import assert from 'node:assert/strict';

@@ -21,7 +21,7 @@ function fail(value: unknown, key: string, payload: unknown): (name: CheckName) 
 
 const link = (url: string, text = '') => ({ url, text });
 
-// [check, stored object, expected line]: pass lines and every failure key of checks.md §5.
+// [check, stored object, expected line]: pass lines and every failure key of docs/checks.md §5.
 const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['title', pass('Blue Widgets for Sale | Example Shop'), 'Title is 36 characters (limit 1–60).'],
   ['title', fail(null, 'missing', null), 'No title tag, or it is blank.'],
@@ -275,7 +275,7 @@ test('formatBytes uses decimal units, as the limits are written', () => {
   assert.equal(formatBytes(2_000_000), '2 MB');
 });
 
-// checks.md §4.1 "Head": the tag stands after an element that closed the head early.
+// docs/checks.md §4.1 "Head": the tag stands after an element that closed the head early.
 const closedEarly = (closer: unknown, key = 'missing') => (name: CheckName): CheckResult => ({
   passed: false, importance: IMPORTANCE[name], value: null, errors: { [key]: null, head_closed_by: closer },
 });

@@ -1,4 +1,4 @@
-// Pages in legacy encodings, decoded by the fetch layer's decoder (checks.md §2 "Decoding"),
+// Pages in legacy encodings, decoded by the fetch layer's decoder (docs/checks.md §2 "Decoding"),
 // then analysed. The checks see only the decoded text plus `charsetUsed` and the headers.
 
 import assert from 'node:assert/strict';

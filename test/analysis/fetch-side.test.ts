@@ -1,4 +1,4 @@
-// The side fetches (checks.md §2): robots.txt, the 404 probe, and the favicon and sitemap
+// The side fetches (docs/checks.md §2): robots.txt, the 404 probe, and the favicon and sitemap
 // probes made only when needed, all to the final origin, each failing only itself.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 // The page fetch against local servers: redirects, cookies, content codings, limits,
-// timeouts, acceptance, charsets and failure reasons (checks.md §2, §7.1).
+// timeouts, acceptance, charsets and failure reasons (docs/checks.md §2, §7.1).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import zlib from 'node:zlib';

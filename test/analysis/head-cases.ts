@@ -1,4 +1,4 @@
-// The head rule of checks.md §4.1 ("Head") over literal pages: what a browser puts in the head,
+// The head rule of docs/checks.md §4.1 ("Head") over literal pages: what a browser puts in the head,
 // what an early close pushes out of it, and what closed it. Shared by the unit test
 // (head-region.test.ts) and the Chromium comparison (test/browser/head-region.test.ts).
 //

@@ -1,4 +1,4 @@
-// The head region (checks.md §4.1 "Head"): the HTML5 tree-construction rule for what stays in
+// The head region (docs/checks.md §4.1 "Head"): the HTML5 tree-construction rule for what stays in
 // the head, what an early close pushes out, and what closed it.
 
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Property: on any page and any snapshot, the engine returns 33 well-formed check objects and
-// never throws (checks.md §1 "No exceptions").
+// never throws (docs/checks.md §1 "No exceptions").
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -59,7 +59,7 @@ function assertWellFormed({ result, results }: AnalysisResult): void {
     assert.equal(r.importance, check.importance);
     assert.deepEqual(Object.keys(r), r.passed ? ['passed', 'importance', 'value'] : ['passed', 'importance', 'value', 'errors']);
     if (!r.passed) {
-      // One key, the failure; a head check may add head_closed_by after it (checks.md §4.1 "Head").
+      // One key, the failure; a head check may add head_closed_by after it (docs/checks.md §4.1 "Head").
       const [, ...extra] = Object.keys(r.errors!);
       if (extra.length > 0) {
         assert.deepEqual(extra, ['head_closed_by'], check.name);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { collect } from '../../src/analysis/artifacts/collect.js';
 import { resolverFor } from '../../src/analysis/artifacts/resolve.js';
 
-/** Corpus A, beside the repository as in CI (checks.md §7.2). */
+/** Corpus A, beside the repository as in CI (docs/checks.md §7.2). */
 const CORPUS = join('..', 'shared', 'corpus', 'A');
 function readdirSafe(): string[] | null {
   try {

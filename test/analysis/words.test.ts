@@ -1,4 +1,4 @@
-// Words (checks.md §4.3) counted in one pass with a table: the same count as the definition.
+// Words (docs/checks.md §4.3) counted in one pass with a table: the same count as the definition.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

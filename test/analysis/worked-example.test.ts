@@ -1,4 +1,4 @@
-// checks.md §6, the worked example, entry by entry.
+// docs/checks.md §6, the worked example, entry by entry.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

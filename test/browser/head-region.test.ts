@@ -1,4 +1,4 @@
-// The engine's head region (checks.md §4.1 "Head") against Chromium's own tree construction: on
+// The engine's head region (docs/checks.md §4.1 "Head") against Chromium's own tree construction: on
 // every page of head-cases.ts, the lookups in document.head are the ones the engine reads as
 // head content, and when the engine says the head closed early, the body starts with that element.
 import { after, before, describe, test } from 'node:test';

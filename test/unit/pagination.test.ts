@@ -9,7 +9,7 @@ test('UrlWindow lists every page up to 13 pages', () => {
   assert.equal(labels(5, 13), '1,2,3,4,5,6,7,8,9,10,11,12,13');
 });
 
-test('UrlWindow from 14 pages: the worked examples of laravel-conventions.md §1d', () => {
+test('UrlWindow from 14 pages: the worked examples of docs/laravel.md §1d', () => {
   assert.equal(labels(1, 25), '1,2,3,4,5,6,7,8,9,10,...,24,25');
   assert.equal(labels(12, 25), '1,2,...,9,10,11,12,13,14,15,...,24,25');
   assert.equal(labels(20, 25), '1,2,...,16,17,18,19,20,21,22,23,24,25');

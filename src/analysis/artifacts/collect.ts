@@ -1,7 +1,7 @@
 // The one streaming pass over a page (no DOM is built): regions, visible text, and every element
 // a check looks at, with URLs still as written (build.ts resolves them once the document base is
 // known, which a `<base href>` anywhere in the page decides). The tree is htmlparser2's
-// (tree.ts), so this sees exactly what its DOM would (checks.md §4.1).
+// (tree.ts), so this sees exactly what its DOM would (docs/checks.md §4.1).
 
 import { firstCodePoints, REPORT_CAPS } from '../bounds.js';
 import { HeadRegion, Place } from '../head-region.js';

@@ -1,4 +1,4 @@
-// An image's format, from its URL or its `type` (image_format, checks.md §5.2).
+// An image's format, from its URL or its `type` (image_format, docs/checks.md §5.2).
 
 /** `image/svg+xml` → `svg`. */
 export function subtype(mime: string): string {

@@ -1,4 +1,4 @@
-// URL values of a page resolved against its document base (checks.md §4.4), each distinct value
+// URL values of a page resolved against its document base (docs/checks.md §4.4), each distinct value
 // once. Most links are plain absolute http(s) URLs or root-relative paths, for which the WHATWG
 // parser changes nothing but the fragment: those are resolved by hand, the rest by `new URL`
 // (which took about a tenth of the artifacts' time on corpus A). test/analysis/resolve.test.ts

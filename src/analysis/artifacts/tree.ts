@@ -9,7 +9,7 @@
 // element). Real pages stay far below: corpus A's deepest is 51.
 //
 // Every end tag as written is also reported (`endTag`): a stray `</head>` or `</html>` that
-// closes nothing still moves a browser's tree construction on (checks.md §4.1 "Head").
+// closes nothing still moves a browser's tree construction on (docs/checks.md §4.1 "Head").
 //
 // The Tokenizer reads one character per step. Where it only waits for a character (in text,
 // for `<` or `&`; in a quoted attribute value, for the quote or `&`; in scripts, styles and

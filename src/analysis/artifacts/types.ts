@@ -5,7 +5,7 @@
 // URLs are held as strings, never URL objects: a page with 100,000 links keeps one of these per
 // distinct link value while the checks run, in a worker whose heap is 128 MB (engine-pool.ts).
 
-/** A URL value from the page, resolved against the document base (checks.md §4.4). */
+/** A URL value from the page, resolved against the document base (docs/checks.md §4.4). */
 export interface PageUrl {
   /** As reported: absolute without its fragment, or the value as written when it does not resolve. */
   url: string;

@@ -7,7 +7,7 @@
 //
 // It is also the one place a CheckResult is assembled, so key order (`passed, importance, value,
 // errors[, omitted]`), "exactly one error key" (the one addition: a head check's
-// `head_closed_by`, after the main key; checks.md §4.1 "Head") and the caps on what a check
+// `head_closed_by`, after the main key; docs/checks.md §4.1 "Head") and the caps on what a check
 // object holds (bounds.ts) hold for all 33.
 //
 // Stored reports may be any JSON (older versions, hand-edited rows): before the typed summary or
@@ -103,7 +103,7 @@ export interface CheckDefinition<VS extends TSchema, E extends ErrorSchemas> {
   };
   /**
    * For a head check: how its `missing` line starts when `errors.head_closed_by` names the element
-   * that closed the head early, e.g. "No title tag in the head" (checks.md §4.1 "Head").
+   * that closed the head early, e.g. "No title tag in the head" (docs/checks.md §4.1 "Head").
    */
   headClosedLead?: string;
 }

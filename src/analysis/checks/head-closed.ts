@@ -1,4 +1,4 @@
-// `errors.head_closed_by` (checks.md §4.1 "Head"): when a head check fails because the tag it
+// `errors.head_closed_by` (docs/checks.md §4.1 "Head"): when a head check fails because the tag it
 // wanted stands after an element that closed the head early, that element is named, so the user
 // can fix the cause rather than add a tag the page already has. (stored.ts words the line, from
 // each head check's `headClosedLead`.)

@@ -40,7 +40,7 @@ export function checkLabel(name: string): string {
   return findCheck(name)?.title ?? name.replaceAll('_', ' ');
 }
 
-// A head check that failed because an element closed the head early (checks.md §4.1 "Head").
+// A head check that failed because an element closed the head early (docs/checks.md §4.1 "Head").
 
 /** The stored `head_closed_by` made safe (`<iframe>`, or "#text" for text); null when it is anything else. */
 function headCloser(errors: Record<string, Json>): string | null {

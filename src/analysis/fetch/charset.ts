@@ -1,5 +1,5 @@
 // Decoding the page: BOM > Content-Type charset > <meta> prescan of the first 1024 bytes >
-// UTF-8 (checks.md §2), with the WHATWG label table (`latin1` → windows-1252, `gb2312` → gbk).
+// UTF-8 (docs/checks.md §2), with the WHATWG label table (`latin1` → windows-1252, `gb2312` → gbk).
 //
 // The decoder is @exodus/bytes' WHATWG TextDecoder, not Node's: Node 20's own decodes
 // windows-1252 as ISO-8859-1 (0x80 gives U+0080 instead of "€"), and that is the encoding of

@@ -1,4 +1,4 @@
-// Fetching the page itself (checks.md §2): one deadline for the whole redirect chain and the
+// Fetching the page itself (docs/checks.md §2): one deadline for the whole redirect chain and the
 // body, acceptance (2xx, HTML), the decoded-size cap, charset decoding and the timings.
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -1,4 +1,4 @@
-// The side fetches to the final origin (checks.md §2): robots.txt, the 404 probe, and the
+// The side fetches to the final origin (docs/checks.md §2): robots.txt, the 404 probe, and the
 // conditional /favicon.ico and /sitemap.xml probes. Each has its own deadline, goes through
 // the same guarded agent, and never rejects: a failure becomes `{error}` and fails only its
 // own check.

@@ -1,4 +1,4 @@
-// Every head-based check under the head rule of checks.md §4.1 "Head": it reads only what a
+// Every head-based check under the head rule of docs/checks.md §4.1 "Head": it reads only what a
 // browser puts in the head, and when it fails because its tag stands after an element that closed
 // the head early, `errors` adds `head_closed_by` after the main key. Each row also states what
 // the engine saw close the head (null: it was not closed early), so a row without
