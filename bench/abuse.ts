@@ -49,7 +49,8 @@ function hostileSite(): { server: Server; longPath: string } {
   }
   const robots = rules.join('\n').slice(0, 500 * 1024);
   const longPath = `/${'a'.repeat(1990)}`;
-  const page = (body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hostile page</title></head><body>${body}</body></html>`;
+  const page = (body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hostile page</title></head><body>${body}</body></html>`;
   const links = page(Array.from({ length: 100_000 }, (_, i) => `<a href="/p/${i}">link ${i}</a>`).join('\n'));
   const unclosed = page(Array.from({ length: 100_000 }, (_, i) => `<a href="/u/${i}">text ${i} `).join(''));
   const ordinary = page('<h1>Widgets</h1><p>Blue widgets.</p>');
@@ -74,7 +75,8 @@ function hostileSite(): { server: Server; longPath: string } {
 
 /** An ordinary site whose pages take ANALYSIS_HOLD_MS to answer (robots.txt: 404). */
 function slowSite(): Server {
-  const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets</title></head><body><h1>Widgets</h1><p>Blue widgets.</p></body></html>';
+  const page =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets</title></head><body><h1>Widgets</h1><p>Blue widgets.</p></body></html>';
   return createServer((req, res) => {
     if ((req.url ?? '/').startsWith('/slow')) {
       return void setTimeout(() => {
@@ -104,10 +106,19 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
   const slowOrigin = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
 
-  const { proc, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0', ALLOW_PRIVATE_ADDRESSES: 'true' });
+  const { proc, api } = await startRankscope({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ALLOW_PRIVATE_ADDRESSES: 'true',
+  });
   const auth = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
   const create = (key: string, url: string) =>
-    fetch(`${api}/api/v1/reports`, { method: 'POST', headers: { ...auth(key), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ url }) });
+    fetch(`${api}/api/v1/reports`, {
+      method: 'POST',
+      headers: { ...auth(key), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ url }),
+    });
 
   /** GET /health back to back until `until` settles; latencies in ms. */
   async function healthDuring(until: Promise<unknown>): Promise<number[]> {
@@ -129,7 +140,12 @@ async function main(): Promise<void> {
   };
   out('# bench/abuse');
   out();
-  out(`${new Date().toISOString()} · Node ${process.version} · load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  out(
+    `${new Date().toISOString()} · Node ${process.version} · load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   out();
 
   // 0. warm the server (first analysis starts the engine workers)
@@ -152,7 +168,11 @@ async function main(): Promise<void> {
       const text = await res.text();
       if (res.status !== 201) throw new Error(`${kind}: ${res.status} ${text.slice(0, 200)}`);
       const results = JSON.stringify(JSON.parse(text).data.results);
-      sizes[kind] = { report: Buffer.byteLength(text), results: Buffer.byteLength(results), seconds: (performance.now() - t0) / 1000 };
+      sizes[kind] = {
+        report: Buffer.byteLength(text),
+        results: Buffer.byteLength(results),
+        seconds: (performance.now() - t0) / 1000,
+      };
     }
   }
   const list = await (await fetch(`${api}/api/v1/reports?per_page=10`, { headers: auth(a.key) })).arrayBuffer();
@@ -163,26 +183,42 @@ async function main(): Promise<void> {
   out('| | value | target |');
   out('|---|---|---|');
   for (const [kind, s] of Object.entries(sizes)) {
-    out(`| ${kind}: a stored report's response / its results | ${mb(s.report)} / ${mb(s.results)} (create ${s.seconds.toFixed(2)} s) | < 2 MB |`);
+    out(
+      `| ${kind}: a stored report's response / its results | ${mb(s.report)} / ${mb(s.results)} (create ${s.seconds.toFixed(2)} s) | < 2 MB |`,
+    );
   }
   out(`| a list of the 10 reports (\`?per_page=10\`) | ${mb(list.byteLength)} | |`);
-  out(`| server RSS: at start / after one ordinary analysis (the engine worker started) | ${mb(startMemory.rss)} / ${mb(warmMemory.rss)} | |`);
-  out(`| server RSS: peak during the 10 creates (of it anonymous / file-backed) / after | ${mb(memory.peak)} (${mb(peakAnon)} / ${mb(peakFile)}) / ${mb(memory.rss)} | peak < 300 MB |`);
+  out(
+    `| server RSS: at start / after one ordinary analysis (the engine worker started) | ${mb(startMemory.rss)} / ${mb(warmMemory.rss)} | |`,
+  );
+  out(
+    `| server RSS: peak during the 10 creates (of it anonymous / file-backed) / after | ${mb(memory.peak)} (${mb(peakAnon)} / ${mb(peakFile)}) / ${mb(memory.rss)} | peak < 300 MB |`,
+  );
   out();
 
   // 2. robots
   const idle = await healthDuring(new Promise((r) => setTimeout(r, 1000)));
   const started = performance.now();
-  const robotsCreate = create(a.key, `${origin}/start`).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: { results: { robots: { passed: boolean } } } }, ms: performance.now() - started }));
+  const robotsCreate = create(a.key, `${origin}/start`).then(async (r) => ({
+    status: r.status,
+    body: (await r.json()) as { data?: { results: { robots: { passed: boolean } } } },
+    ms: performance.now() - started,
+  }));
   const during = await healthDuring(robotsCreate);
   const robots = await robotsCreate;
   out('## 2. A 500 KiB robots.txt of wildcard rules, a page behind a redirect to a 1,991-character path');
   out();
   out('| | value | target |');
   out('|---|---|---|');
-  out(`| create answered | ${robots.status} in ${ms(robots.ms)} (robots check: ${JSON.stringify(robots.body.data?.results?.robots?.passed)}) | < 1 s |`);
-  out(`| GET /health while it runs: p50 / p99 / max (${during.length} requests) | ${ms(percentile(during, 50))} / ${ms(percentile(during, 99))} / ${ms(during.at(-1)!)} | p99 < 100 ms |`);
-  out(`| GET /health idle, same run: p50 / p99 / max (${idle.length} requests) | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 99))} / ${ms(idle.at(-1)!)} | |`);
+  out(
+    `| create answered | ${robots.status} in ${ms(robots.ms)} (robots check: ${JSON.stringify(robots.body.data?.results?.robots?.passed)}) | < 1 s |`,
+  );
+  out(
+    `| GET /health while it runs: p50 / p99 / max (${during.length} requests) | ${ms(percentile(during, 50))} / ${ms(percentile(during, 99))} / ${ms(during.at(-1)!)} | p99 < 100 ms |`,
+  );
+  out(
+    `| GET /health idle, same run: p50 / p99 / max (${idle.length} requests) | ${ms(percentile(idle, 50))} / ${ms(percentile(idle, 99))} / ${ms(idle.at(-1)!)} | |`,
+  );
   out(`| p99 while it runs ÷ p99 idle | ${(percentile(during, 99) / percentile(idle, 99)).toFixed(2)} | |`);
   out();
   void longPath;
@@ -190,16 +226,27 @@ async function main(): Promise<void> {
   // 3. passwords
   const report = (await (await create(a.key, `${slowOrigin}/slow-pw`)).json()) as { data: { id: number } };
   const id = report.data.id as number;
-  await fetch(`${api}/api/v1/reports/${id}`, { method: 'PUT', headers: { ...auth(a.key), 'content-type': 'application/x-www-form-urlencoded' }, body: 'privacy=2&password=right-one' });
+  await fetch(`${api}/api/v1/reports/${id}`, {
+    method: 'PUT',
+    headers: { ...auth(a.key), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'privacy=2&password=right-one',
+  });
   const guesses = await Promise.all(
     Array.from({ length: 50 }, (_, i) =>
-      fetch(`${api}/reports/${id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=guess${i}`, redirect: 'manual' }).then((r) => r.status),
+      fetch(`${api}/reports/${id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `password=guess${i}`,
+        redirect: 'manual',
+      }).then((r) => r.status),
     ),
   );
   const count = (s: number) => guesses.filter((g) => g === s).length;
   out('## 3. 50 wrong passwords at once on one share page (one client)');
   out();
-  out(`Checked (401): ${count(401)} · refused unchecked (429): ${count(429)} · other: ${50 - count(401) - count(429)} (limit: 5 per minute)`);
+  out(
+    `Checked (401): ${count(401)} · refused unchecked (429): ${count(429)} · other: ${50 - count(401) - count(429)} (limit: 5 per minute)`,
+  );
   out();
 
   // 4. fairness

@@ -15,24 +15,47 @@ import { DEFAULT_CONFIG, type AnalysisConfig } from '../src/analysis/config.js';
 import { runChecks } from '../src/analysis/run.js';
 import type { CheckName, CheckResult, CheckResults } from '../src/analysis/types.js';
 import { CORPUS_DIR, PAGES_DIR, REFERENCE_HEADERS, REFERENCE_ROBOTS, corpusFiles, corpusSnapshot } from './corpus.js';
-import { RESULTS, ROOT, SHARED } from './paths.js';
+import { RESULTS, ROOT } from './paths.js';
 
 const OFFLINE = process.argv.includes('--offline');
 const CHECKS_MD = join(ROOT, 'docs', 'checks.md');
 
 /** §7.2: the page-content checks. */
 const COMPARABLE: CheckName[] = [
-  'title', 'meta_description', 'headings', 'content_keywords', 'image_keywords', 'image_format',
-  'http_requests', 'defer_javascript', 'dom_size', 'structured_data', 'meta_viewport', 'language',
-  'favicon', 'content_length', 'text_html_ratio', 'charset', 'deprecated_html_tags', 'noindex',
-  'plaintext_email', 'inline_css',
+  'title',
+  'meta_description',
+  'headings',
+  'content_keywords',
+  'image_keywords',
+  'image_format',
+  'http_requests',
+  'defer_javascript',
+  'dom_size',
+  'structured_data',
+  'meta_viewport',
+  'language',
+  'favicon',
+  'content_length',
+  'text_html_ratio',
+  'charset',
+  'deprecated_html_tags',
+  'noindex',
+  'plaintext_email',
+  'inline_css',
 ];
 const TARGET = 0.97;
 /** Lighthouse lines of these pages describe an error page (the pages redirect themselves by script). */
 const LIGHTHOUSE_IGNORED = new Set(['057.html', '137.html', '155.html']);
 /** The Lighthouse mappings the corpus README calls closest to our checks. */
 const LIGHTHOUSE_CLOSEST = new Set([
-  'title', 'meta_description', 'image_keywords', 'meta_viewport', 'charset', 'noindex', 'language', 'dom_size',
+  'title',
+  'meta_description',
+  'image_keywords',
+  'meta_viewport',
+  'charset',
+  'noindex',
+  'language',
+  'dom_size',
   'defer_javascript',
 ]);
 
@@ -40,11 +63,13 @@ const LIGHTHOUSE_CLOSEST = new Set([
 const LIGHTHOUSE_NOTES: Record<string, string> = {
   title: 'Lighthouse has no length rule: titles over 60 code points pass there; a few titles sit after `</head>`.',
   image_keywords: 'Lighthouse accepts `alt=""` (decorative images), which the original rule does not (§5.1).',
-  charset: 'We count the `charset=utf-8` of the reference HTTP header; 61 of these pages have no meta charset in their first 1024 bytes, which Lighthouse looks for.',
+  charset:
+    'We count the `charset=utf-8` of the reference HTTP header; 61 of these pages have no meta charset in their first 1024 bytes, which Lighthouse looks for.',
   meta_viewport:
-    'Not the head rule: where we fail, the saved DOM has the viewport meta in `<body>` or none at all, and Lighthouse, which runs the page\'s scripts again, finds one in the head; where we pass, Lighthouse\'s viewport insight judges the width or the layout.',
-  dom_size: 'Pages within about 100 elements of 1,500: Lighthouse counts the rendered DOM and has its own threshold (it passes 1,508–1,552 nodes here).',
-  defer_javascript: 'Lighthouse\'s render-blocking insight also counts stylesheets and only resources that delay the first paint.',
+    "Not the head rule: where we fail, the saved DOM has the viewport meta in `<body>` or none at all, and Lighthouse, which runs the page's scripts again, finds one in the head; where we pass, Lighthouse's viewport insight judges the width or the layout.",
+  dom_size:
+    'Pages within about 100 elements of 1,500: Lighthouse counts the rendered DOM and has its own threshold (it passes 1,508–1,552 nodes here).',
+  defer_javascript: "Lighthouse's render-blocking insight also counts stylesheets and only resources that delay the first paint.",
 };
 
 /**
@@ -59,18 +84,21 @@ const EXPLANATIONS: Record<string, string> = {
     'The `<img>` sits in a `<picture>` whose `<source type="image/webp">` offers a listed format; KAL ignores `<picture>` (Differs line).',
   'image_format|bad_format|pass':
     'The failing images have only a `srcset` (no `src`) inside `<picture>`; we count every img with src or srcset (§5.2), KAL read `src` only.',
-  'defer_javascript|pass|missing': 'The blocking scripts KAL lists are `async` (or modules); they do not block parsing (Differs line).',
+  'defer_javascript|pass|missing':
+    'The blocking scripts KAL lists are `async` (or modules); they do not block parsing (Differs line).',
   'structured_data|pass|missing':
     'Open Graph / Twitter metas or JSON-LD after `</head>` (scripts inserted them into the body of the saved DOM) or microdata; KAL looked in the head only (Differs line).',
   'favicon|missing|pass':
     'The page declares only `apple-touch-icon` links, which no longer count, and `/favicon.ico` is a 404 on the loopback server (Differs line).',
-  'content_length|too_few|pass': 'KAL counted the words of inline scripts and styles; visible text leaves them out (Differs line).',
+  'content_length|too_few|pass':
+    'KAL counted the words of inline scripts and styles; visible text leaves them out (Differs line).',
   'text_html_ratio|too_small|pass': 'KAL counted inline scripts and styles as text (Differs line).',
   'charset|pass|missing':
     'The charset is declared by `<meta http-equiv="Content-Type">` or by the HTTP header `text/html; charset=utf-8`; KAL accepted only `<meta charset>` (Differs line).',
-  'deprecated_html_tags|bad_tags|pass': 'The page has one kind of deprecated tag; KAL needed two different kinds to fail (Differs line).',
+  'deprecated_html_tags|bad_tags|pass':
+    'The page has one kind of deprecated tag; KAL needed two different kinds to fail (Differs line).',
   'plaintext_email|pass|failed':
-    'KAL\'s addresses are inside scripts, JSON or comments, or are file names such as `hls@0.8.9.js` and `sprite@2x.png` (Differs line).',
+    "KAL's addresses are inside scripts, JSON or comments, or are file names such as `hls@0.8.9.js` and `sprite@2x.png` (Differs line).",
   'inline_css|pass|failed':
     'The style attributes KAL found are inside `<script type="text/template">`: libxml2\'s HTML 4 parser ends script content at the first `</` and parses the template as markup (§7.3 "Parsing"); for HTML5 (and us) it is script text.',
 };
@@ -119,7 +147,7 @@ function differsLines(): Map<string, string> {
 }
 
 function outcome(result: { passed: boolean; errors?: Record<string, unknown> }): string {
-  return result.passed ? 'pass' : Object.keys(result.errors ?? {})[0] ?? 'fail';
+  return result.passed ? 'pass' : (Object.keys(result.errors ?? {})[0] ?? 'fail');
 }
 
 function agrees(ours: CheckResult, theirs: KalResult): boolean {
@@ -221,7 +249,9 @@ async function main() {
     (f) => buildArtifacts(readFileSync(join(PAGES_DIR, f), 'utf8'), `http://127.0.0.1/${f}`).head.closedBy !== null,
   );
   const withCloser = files.flatMap((f) =>
-    Object.entries(ours.get(f) ?? {}).flatMap(([check, r]) => (r.errors && 'head_closed_by' in r.errors ? [`${f.replace('.html', '')} ${check}`] : [])),
+    Object.entries(ours.get(f) ?? {}).flatMap(([check, r]) =>
+      r.errors && 'head_closed_by' in r.errors ? [`${f.replace('.html', '')} ${check}`] : [],
+    ),
   );
 
   const lines: string[] = [
@@ -267,13 +297,20 @@ async function main() {
   for (const r of rows.filter((r) => !r.matched)) {
     lines.push(`| ${r.check} | ${pct(r.normalised, r.total)} (${r.normalised}/${r.total}) | ${differs.get(r.check)} |`);
   }
-  lines.push('', '## Every remaining disagreement, by kind', '', '| Check | Ours | KAL | Pages | Cause |', '|---|---|---|---|---|');
+  lines.push(
+    '',
+    '## Every remaining disagreement, by kind',
+    '',
+    '| Check | Ours | KAL | Pages | Cause |',
+    '|---|---|---|---|---|',
+  );
   let unexplained = 0;
   for (const [key, pages] of [...kinds].sort()) {
     const [check, mine, theirs] = key.split('|');
     const cause = EXPLANATIONS[key];
     if (!cause) unexplained += pages.length;
-    const list = pages.length > 12 ? `${pages.length}: ${pages.slice(0, 12).join(', ')}, …` : `${pages.length}: ${pages.join(', ')}`;
+    const list =
+      pages.length > 12 ? `${pages.length}: ${pages.slice(0, 12).join(', ')}, …` : `${pages.length}: ${pages.join(', ')}`;
     lines.push(`| ${check} | ${mine} | ${theirs} | ${list} | ${cause ?? '**unexplained**'} |`);
   }
   if (kinds.size === 0) lines.push('| – | – | – | – | none |');

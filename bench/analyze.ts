@@ -64,7 +64,7 @@ function syntheticPage(bytes: number): string {
   const head =
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Synthetic five megabyte page</title>' +
     '<meta name="description" content="Synthetic"><link rel="stylesheet" href="/s.css"></head><body><h1>Synthetic</h1>\n';
-  return head + block.repeat(Math.ceil((bytes - head.length) / block.length)) + '</body></html>';
+  return `${head + block.repeat(Math.ceil((bytes - head.length) / block.length))}</body></html>`;
 }
 
 // Each page is read and made into a snapshot just before it is timed, so the process holds one
@@ -138,14 +138,22 @@ const targets: [string, string, boolean | null][] = [
   ['pages per second', figures.pagesPerSecond.toFixed(0), null],
   ['whole corpus (median round)', `${(figures.corpusMs / 1000).toFixed(2)} s (target ≤ 3)`, figures.corpusMs <= 3000],
   [`htmlhint ${HTMLHINT_VERSION}, default rules: median per page`, `${figures.peerMedianMs.toFixed(2)} ms`, null],
-  [`htmlhint ${HTMLHINT_VERSION}, default rules: whole corpus (median round)`, `${(figures.peerCorpusMs / 1000).toFixed(2)} s`, null],
+  [
+    `htmlhint ${HTMLHINT_VERSION}, default rules: whole corpus (median round)`,
+    `${(figures.peerCorpusMs / 1000).toFixed(2)} s`,
+    null,
+  ],
   [
     '**ours ÷ htmlhint**, whole corpus (median of the rounds)',
     `**${ratio.toFixed(2)}** (rounds ${roundRatios[0].toFixed(2)}–${roundRatios[roundRatios.length - 1].toFixed(2)}; target ≤ 0.5)`,
     ratio <= 0.5,
   ],
   ['ours ÷ htmlhint, median page', (figures.medianMs / figures.peerMedianMs).toFixed(2), null],
-  [`synthetic ${figures.bigPageMB.toFixed(1)} MB page`, `${figures.bigPageMs.toFixed(0)} ms (target ≤ 250)`, figures.bigPageMs <= 250],
+  [
+    `synthetic ${figures.bigPageMB.toFixed(1)} MB page`,
+    `${figures.bigPageMs.toFixed(0)} ms (target ≤ 250)`,
+    figures.bigPageMs <= 250,
+  ],
   ['RSS before analysing (Node and the loaded code)', `${figures.baselineRssMB.toFixed(0)} MB`, null],
   ['peak RSS over the corpus rounds', `${figures.corpusPeakRssMB.toFixed(0)} MB`, null],
   ['peak RSS (corpus and synthetic page)', `${figures.peakRssMB.toFixed(0)} MB (target ≤ 200)`, figures.peakRssMB <= 200],
@@ -160,7 +168,7 @@ const report = [
   `Corpus A: ${figures.pages} pages, ${figures.corpusMB.toFixed(1)} MB. Each page is read from disk and made into a snapshot with`,
   '`makeSnapshot` just before it is timed (untimed, no network), so the process holds one page at a time.',
   `Timed: \`buildArtifacts\` + \`runChecks\` per page, ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} measured rounds;`,
-  'the corpus time is the sum of its pages\' times (median round); the synthetic page, the median of 5 runs.',
+  "the corpus time is the sum of its pages' times (median round); the synthetic page, the median of 5 runs.",
   `Peer: \`HTMLHint.verify(html)\` of htmlhint ${HTMLHINT_VERSION} with its default rules, on the same pages in the same rounds: each round`,
   'runs one engine over the corpus, then the other (which goes first alternates); the ratio divides our corpus time by its,',
   'round by round (the two ran back to back, under the same load), and keeps the median.',

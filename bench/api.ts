@@ -51,8 +51,11 @@ function samplePages(): { name: string; html: string }[] {
   // A small business's page: navigation, a few sections with images, a footer, some scripts.
   return Array.from({ length: 20 }, (_, i) => {
     const nav = Array.from({ length: 12 + (i % 8) }, (_, n) => `<a href="/section-${n}">Section ${n}</a>`).join(' ');
-    const sections = Array.from({ length: 6 }, (_, n) =>
-      `<h2>Widgets, part ${n}</h2><p>${'Our hand-made widgets are built to last. '.repeat(12)}</p><img src="/img/w${n}.jpg" alt="${n % 3 ? `Widget ${n}` : ''}">`).join('');
+    const sections = Array.from(
+      { length: 6 },
+      (_, n) =>
+        `<h2>Widgets, part ${n}</h2><p>${'Our hand-made widgets are built to last. '.repeat(12)}</p><img src="/img/w${n}.jpg" alt="${n % 3 ? `Widget ${n}` : ''}">`,
+    ).join('');
     const footer = Array.from({ length: 8 }, (_, n) => `<a href="https://partner${n}.example/">Partner ${n}</a>`).join(' ');
     return {
       name: `page${i}.html`,
@@ -66,7 +69,11 @@ function samplePages(): { name: string; html: string }[] {
 }
 
 function child(args: string[], env: Record<string, string>): ChildProcess {
-  const proc = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return proc;
 }
 
@@ -90,7 +97,9 @@ interface LoadOptions {
 const WRK_SCRIPT = (o: LoadOptions) => `
 wrk.method = ${JSON.stringify(o.method ?? 'GET')}
 ${o.body ? `wrk.body = ${JSON.stringify(o.body)}` : ''}
-${Object.entries(o.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join('\n')}
+${Object.entries(o.headers ?? {})
+  .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+  .join('\n')}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('\\nRESULT {"requests":%d,"duration":%d,"errors":%d,"non2xx":%d,"p50":%f,"p99":%f}\\n',
@@ -110,10 +119,21 @@ async function load(client: Client, options: LoadOptions, scratch: string): Prom
   if (client === 'wrk') {
     const script = join(scratch, `wrk-${randomBytes(4).toString('hex')}.lua`);
     writeFileSync(script, WRK_SCRIPT(options));
-    const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${DURATION}s`, '--latency', '-s', script, options.url], {
-      maxBuffer: 1 << 20,
-    });
-    const r = JSON.parse(/RESULT (\{.*\})/.exec(stdout)![1]) as { requests: number; duration: number; errors: number; non2xx: number; p50: number; p99: number };
+    const { stdout } = await promisify(execFile)(
+      'wrk',
+      ['-t1', `-c${connections}`, `-d${DURATION}s`, '--latency', '-s', script, options.url],
+      {
+        maxBuffer: 1 << 20,
+      },
+    );
+    const r = JSON.parse(/RESULT (\{.*\})/.exec(stdout)![1]) as {
+      requests: number;
+      duration: number;
+      errors: number;
+      non2xx: number;
+      p50: number;
+      p99: number;
+    };
     return { rps: Math.round(r.requests / (r.duration / 1e6)), p50: r.p50, p99: r.p99, errors: r.errors, non2xx: r.non2xx };
   }
   const result = await autocannon({ duration: DURATION, connections, ...options });
@@ -143,7 +163,8 @@ const SQL = {
   count: 'select count(*) as n from reports where user_id = $1',
   page: \`select \${COLUMNS} from reports where id in (select id from reports where user_id = $1 order by id desc limit 100 offset 0) order by id desc\`,
 };
-${engine === 'sqlite'
+${
+  engine === 'sqlite'
     ? `const Database = require('better-sqlite3');
 const db = new Database(${JSON.stringify(database)});
 db.pragma('journal_mode = WAL'); db.pragma('mmap_size = 268435456'); db.pragma('cache_size = -65536');
@@ -151,7 +172,8 @@ const statements = Object.fromEntries(Object.entries(SQL).map(([k, s]) => [k, db
 const query = async (name, params) => statements[name].all(...params);`
     : `const { Pool } = require('pg');
 const pool = new Pool({ connectionString: ${JSON.stringify(database)}, max: 10 });
-const query = async (name, params) => (await pool.query({ name, text: SQL[name], values: params })).rows;`}
+const query = async (name, params) => (await pool.query({ name, text: SQL[name], values: params })).rows;`
+}
 const TAIL = Buffer.from(${JSON.stringify(tail)});
 const report = (r) => [
   Buffer.from(\`{"id":\${r.id},"url":\${JSON.stringify(r.url)},"project":\${JSON.stringify(r.project)},"result":\${r.result},"results":\`),
@@ -207,21 +229,40 @@ async function main(): Promise<void> {
       const project = `site${i % 200}.example`;
       const at = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString().replace('Z', '000Z');
       return {
-        user_id: user.id, url: `https://${project}/page/${i}`, project, result: r.result, results: JSON.stringify(r.results),
-        privacy: PRIVACY_LEVELS[i % 3], password_hash: null, generated_at: at, created_at: at, updated_at: at,
+        user_id: user.id,
+        url: `https://${project}/page/${i}`,
+        project,
+        result: r.result,
+        results: JSON.stringify(r.results),
+        privacy: PRIVACY_LEVELS[i % 3],
+        password_hash: null,
+        generated_at: at,
+        created_at: at,
+        updated_at: at,
       };
     });
-    for (let i = 0; i < rows.length; i += 500) await handle.db.insertInto('reports').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await handle.db
+        .insertInto('reports')
+        .values(rows.slice(i, i + 500))
+        .execute();
     const avgBytes = Math.round(rows.reduce((n, r) => n + r.results.length, 0) / rows.length);
     await handle.close();
     console.log(`seeded ${REPORTS} reports (${engine}) in ${Date.now() - seededAt} ms; results JSON averages ${avgBytes} bytes`);
 
     // 2. the API, as `rankscope serve`
     const apiPort = await freePort();
-    procs.push(child(['bin/rankscope.mjs', 'serve'], {
-      DATABASE_URL: databaseUrl, PORT: String(apiPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0',
-      ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_CONCURRENCY: '8',
-    }));
+    procs.push(
+      child(['bin/rankscope.mjs', 'serve'], {
+        DATABASE_URL: databaseUrl,
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        ALLOW_PRIVATE_ADDRESSES: 'true',
+        ANALYSIS_CONCURRENCY: '8',
+      }),
+    );
     const api = `http://127.0.0.1:${apiPort}`;
     await waitFor(`${api}/health`);
     const headers = { authorization: `Bearer ${key}` };
@@ -253,7 +294,10 @@ createServer((req, res) => {
     // the report or the page of reports, assemble the JSON), on node:http with the drivers alone
     const floorPort = await freePort();
     const floorScript = join(dir, 'floor.mjs');
-    writeFileSync(floorScript, floorServer(engine, pgUrl ? databaseUrl : databaseUrl.slice('sqlite:'.length), floorPort, listBody));
+    writeFileSync(
+      floorScript,
+      floorServer(engine, pgUrl ? databaseUrl : databaseUrl.slice('sqlite:'.length), floorPort, listBody),
+    );
     procs.push(child([floorScript], {}));
     const floor = `http://127.0.0.1:${floorPort}`;
     await waitFor(floor);
@@ -290,16 +334,21 @@ createServer((req, res) => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const sitePort = (site.address() as { port: number }).port;
-    const create = await load('autocannon', {
-      url: `${api}/api/v1/reports`,
-      method: 'POST',
-      connections: 8,
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-      body: `url=${encodeURIComponent(`http://127.0.0.1:${sitePort}/page.html`)}`,
-    }, dir);
+    const create = await load(
+      'autocannon',
+      {
+        url: `${api}/api/v1/reports`,
+        method: 'POST',
+        connections: 8,
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `url=${encodeURIComponent(`http://127.0.0.1:${sitePort}/page.html`)}`,
+      },
+      dir,
+    );
     site.close();
 
-    const fmt = (m: Measured) => `${m.rps} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`;
+    const fmt = (m: Measured) =>
+      `${m.rps} req/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`;
     const pct = (a: Measured, b: Measured) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
     const row = (what: string, m: Awaited<ReturnType<typeof measure>>) =>
       `| ${what}, ${m.client} | ${fmt(m.apiRun)} | ${fmt(m.floorRun)} | ${fmt(m.bareRun)} | ${pct(m.apiRun, m.bareRun)} | ${pct(m.floorRun, m.bareRun)} | ${pct(m.apiRun, m.floorRun)} |`;
@@ -316,14 +365,16 @@ createServer((req, res) => {
       '',
       ...CLIENTS.map((client, i) => {
         const [show, list] = [shows[i], lists[i]];
-        return `- ${client}: show ≥ 50% of bare: ${show.ratio >= 0.5 ? 'met' : 'missed'} (${(show.ratio * 100).toFixed(0)}%; the floor reaches ${pct(show.floorRun, show.bareRun)}); ` +
-          `100-report page ≥ 300 req/s: ${list.apiRun.rps >= 300 ? 'met' : 'missed'} (${list.apiRun.rps}; bare ${list.bareRun.rps})`;
+        return (
+          `- ${client}: show ≥ 50% of bare: ${show.ratio >= 0.5 ? 'met' : 'missed'} (${(show.ratio * 100).toFixed(0)}%; the floor reaches ${pct(show.floorRun, show.bareRun)}); ` +
+          `100-report page ≥ 300 req/s: ${list.apiRun.rps >= 300 ? 'met' : 'missed'} (${list.apiRun.rps}; bare ${list.bareRun.rps})`
+        );
       }),
       `- creation ≥ 50 reports/s with zero errors: ${create.rps >= 50 && create.errors + create.non2xx === 0 ? 'met' : 'missed'} (${create.rps}).`,
     ];
     console.log(lines.join('\n'));
     mkdirSync(RESULTS, { recursive: true });
-    writeFileSync(join(RESULTS, `api-${engine}-${RESULTS_KIND}.md`), lines.join('\n') + '\n');
+    writeFileSync(join(RESULTS, `api-${engine}-${RESULTS_KIND}.md`), `${lines.join('\n')}\n`);
   } finally {
     for (const p of procs) p.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

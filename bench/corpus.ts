@@ -20,9 +20,10 @@ export interface CorpusPage {
   html: string;
 }
 
-
 export function corpusFiles(): string[] {
-  return readdirSync(PAGES_DIR).filter((f) => /^\d{3}\.html$/.test(f)).sort();
+  return readdirSync(PAGES_DIR)
+    .filter((f) => /^\d{3}\.html$/.test(f))
+    .sort();
 }
 
 export function readCorpus(): CorpusPage[] {

@@ -24,10 +24,22 @@ await migrateToLatest(database);
 const { user } = await createAccount(new UsersRepository(database.db), 'lighthouse@example.com');
 const report = await seedReport(database, user.id, { privacy: 0 });
 for (const [i, result] of [48, 63, 77, 85].entries()) {
-  await seedReport(database, user.id, { privacy: 0, result, url: `https://www.example.com/page-${i % 2}`, generated_at: `2024-0${i + 1}-01T10:00:00.000000Z` });
+  await seedReport(database, user.id, {
+    privacy: 0,
+    result,
+    url: `https://www.example.com/page-${i % 2}`,
+    generated_at: `2024-0${i + 1}-01T10:00:00.000000Z`,
+  });
 }
 const website = await new WebsitesRepository(database.db).create({
-  user_id: user.id, domain: 'www.example.com', privacy: 0, password_hash: null, email: null, exclude_bots: 1, exclude_ips: null, exclude_params: null,
+  user_id: user.id,
+  domain: 'www.example.com',
+  privacy: 0,
+  password_hash: null,
+  email: null,
+  exclude_bots: 1,
+  exclude_ips: null,
+  exclude_params: null,
 });
 const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' }), database });
 await app.listen({ host: '127.0.0.1', port: 0 });
@@ -35,18 +47,34 @@ const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port
 
 const rows: string[] = [];
 try {
-  for (const [name, path] of [['report page', `/reports/${report.id}`], ['website page', `/websites/${website.id}`]]) {
+  for (const [name, path] of [
+    ['report page', `/reports/${report.id}`],
+    ['website page', `/websites/${website.id}`],
+  ]) {
     const out = join(dir, `${name.replace(' ', '-')}.json`);
     // async: the server answering Lighthouse lives in this very process
     await promisify(execFile)(
       'npx',
-      ['-y', LIGHTHOUSE, base + path, '--quiet', '--output=json', `--output-path=${out}`, '--only-categories=performance,accessibility,best-practices,seo',
-        '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync'],
+      [
+        '-y',
+        LIGHTHOUSE,
+        base + path,
+        '--quiet',
+        '--output=json',
+        `--output-path=${out}`,
+        '--only-categories=performance,accessibility,best-practices,seo',
+        '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
+      ],
       { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
     );
-    const lhr = JSON.parse(readFileSync(out, 'utf8')) as { lighthouseVersion: string; categories: Record<string, { score: number }> };
+    const lhr = JSON.parse(readFileSync(out, 'utf8')) as {
+      lighthouseVersion: string;
+      categories: Record<string, { score: number }>;
+    };
     const score = (c: string) => Math.round(lhr.categories[c].score * 100);
-    rows.push(`| ${name} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${score('performance')} | ${lhr.lighthouseVersion} |`);
+    rows.push(
+      `| ${name} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} | ${score('performance')} | ${lhr.lighthouseVersion} |`,
+    );
   }
 } finally {
   await app.close();

@@ -43,7 +43,9 @@ try {
   await migrateToLatest(database);
   const { user, key } = await createAccount(new UsersRepository(database.db), 'lists@example.com');
   const results = JSON.stringify(
-    runChecks(makeSnapshot({ html: '<html lang="en"><head><title>Widgets for sale</title></head><body><h1>Widgets</h1></body></html>' })).results,
+    runChecks(
+      makeSnapshot({ html: '<html lang="en"><head><title>Widgets for sale</title></head><body><h1>Widgets</h1></body></html>' }),
+    ).results,
   );
   const seeded = Date.now();
   for (let i = 0; i < REPORTS; i += 1000) {
@@ -54,8 +56,16 @@ try {
           const n = i + j;
           const at = new Date(Date.UTC(2023, 0, 1) + ((n * 7919) % REPORTS) * 60_000).toISOString().replace('Z', '000Z');
           return {
-            user_id: user.id, url: `https://site${n % 500}.example/p${n}`, project: `site${n % 500}.example`, result: (n * 37) % 101,
-            results, privacy: 1, password_hash: null, generated_at: at, created_at: at, updated_at: at,
+            user_id: user.id,
+            url: `https://site${n % 500}.example/p${n}`,
+            project: `site${n % 500}.example`,
+            result: (n * 37) % 101,
+            results,
+            privacy: 1,
+            password_hash: null,
+            generated_at: at,
+            created_at: at,
+            updated_at: at,
           };
         }),
       )
@@ -73,13 +83,19 @@ try {
     let total = 0;
     for (let i = 0; i < RUNS + 5; i++) {
       const started = performance.now();
-      const res = await app.inject({ method: 'GET', url: `/api/v1/reports${query}`, headers: { authorization: `Bearer ${key}` } });
+      const res = await app.inject({
+        method: 'GET',
+        url: `/api/v1/reports${query}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
       if (i >= 5) times.push(performance.now() - started);
       if (res.statusCode !== 200) throw new Error(`${query}: ${res.statusCode}`);
       total = (res.json() as { meta: { total: number } }).meta.total;
     }
     times.sort((a, b) => a - b);
-    rows.push(`| \`${query}\` | ${total} | ${times[Math.floor(RUNS / 2)].toFixed(1)} | ${times[Math.floor(RUNS * 0.95)].toFixed(1)} |`);
+    rows.push(
+      `| \`${query}\` | ${total} | ${times[Math.floor(RUNS / 2)].toFixed(1)} | ${times[Math.floor(RUNS * 0.95)].toFixed(1)} |`,
+    );
   }
   await app.close();
   const text = [

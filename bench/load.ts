@@ -31,10 +31,24 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <nav>${Array.from({ length: 15 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(' ')}</nav><h1>Blue widgets</h1>
 ${'<p>Our blue widgets are made by hand and built to last for years.</p>'.repeat(60)}<img src="/w.jpg" alt="A widget"></body></html>`;
 
-type Op = 'list reports' | 'show report' | 'list websites' | 'update report' | 'update website' | 'create report' | 'create website' | 'delete report';
+type Op =
+  | 'list reports'
+  | 'show report'
+  | 'list websites'
+  | 'update report'
+  | 'update website'
+  | 'create report'
+  | 'create website'
+  | 'delete report';
 const MIX: [Op, number][] = [
-  ['list reports', 30], ['show report', 25], ['list websites', 10], ['update report', 10],
-  ['update website', 5], ['create report', 12], ['create website', 5], ['delete report', 3],
+  ['list reports', 30],
+  ['show report', 25],
+  ['list websites', 10],
+  ['update report', 10],
+  ['update website', 5],
+  ['create report', 12],
+  ['create website', 5],
+  ['delete report', 3],
 ];
 
 interface Client {
@@ -76,18 +90,38 @@ async function main(): Promise<void> {
       const at = '2024-01-01T00:00:00.000000Z';
       const reports = await handle.db
         .insertInto('reports')
-        .values(Array.from({ length: SEEDED_REPORTS }, (_, i) => ({
-          user_id: user.id, url: `https://site${i % 20}.example/p${i}`, project: `site${i % 20}.example`, result: (i * 7) % 101,
-          results, privacy: 1, password_hash: null, generated_at: at, created_at: at, updated_at: at,
-        })))
+        .values(
+          Array.from({ length: SEEDED_REPORTS }, (_, i) => ({
+            user_id: user.id,
+            url: `https://site${i % 20}.example/p${i}`,
+            project: `site${i % 20}.example`,
+            result: (i * 7) % 101,
+            results,
+            privacy: 1,
+            password_hash: null,
+            generated_at: at,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .returning('id')
         .execute();
       const websites = await handle.db
         .insertInto('websites')
-        .values(Array.from({ length: SEEDED_WEBSITES }, (_, i) => ({
-          user_id: user.id, domain: `seeded${i}.example`, privacy: 1, password_hash: null, email: null, exclude_bots: 1,
-          exclude_ips: null, exclude_params: null, created_at: at, updated_at: at,
-        })))
+        .values(
+          Array.from({ length: SEEDED_WEBSITES }, (_, i) => ({
+            user_id: user.id,
+            domain: `seeded${i}.example`,
+            privacy: 1,
+            password_hash: null,
+            email: null,
+            exclude_bots: 1,
+            exclude_ips: null,
+            exclude_params: null,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .returning('id')
         .execute();
       accounts.push({ id: user.id, key, reports: reports.map((r) => r.id), websites: websites.map((w) => w.id) });
@@ -98,7 +132,12 @@ async function main(): Promise<void> {
     const pageOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
 
     let api: string;
-    ({ proc: server, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ALLOW_PRIVATE_ADDRESSES: 'true', RATE_LIMIT_PER_MINUTE: '1000000' }));
+    ({ proc: server, api } = await startRankscope({
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    }));
 
     // each client owns a disjoint share of its account's rows, so expected final values are exact
     const clients: Client[] = Array.from({ length: CLIENTS }, (_, c) => {
@@ -126,7 +165,10 @@ async function main(): Promise<void> {
     const totalWeight = MIX.reduce((n, [, w]) => n + w, 0);
     const pick = (): Op => {
       let r = Math.random() * totalWeight;
-      for (const [op, w] of MIX) if ((r -= w) < 0) return op;
+      for (const [op, w] of MIX) {
+        r -= w;
+        if (r < 0) return op;
+      }
       return MIX[0][0];
     };
     const random = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
@@ -136,7 +178,10 @@ async function main(): Promise<void> {
       const res = await request(api + path, {
         method: method as 'GET',
         dispatcher,
-        headers: { authorization: `Bearer ${client.key}`, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        headers: {
+          authorization: `Bearer ${client.key}`,
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
         body,
       });
       const text = await res.body.text();
@@ -155,7 +200,14 @@ async function main(): Promise<void> {
           try {
             switch (op) {
               case 'list reports': {
-                const q = random(['', '?result=good', '?sort_by=result&sort=asc', '?search=site1&per_page=25', '?project=site3.example&per_page=10', '?sort_by=generated_at&page=2&per_page=50']);
+                const q = random([
+                  '',
+                  '?result=good',
+                  '?sort_by=result&sort=asc',
+                  '?search=site1&per_page=25',
+                  '?project=site3.example&per_page=10',
+                  '?sort_by=generated_at&page=2&per_page=50',
+                ]);
                 await call(client, op, 'GET', `/api/v1/reports${q}`);
                 break;
               }
@@ -182,7 +234,13 @@ async function main(): Promise<void> {
                 break;
               }
               case 'create report': {
-                const res = await call(client, op, 'POST', '/api/v1/reports', `url=${encodeURIComponent(`${pageOrigin}/page-${Math.floor(Math.random() * 100)}`)}&privacy=0`);
+                const res = await call(
+                  client,
+                  op,
+                  'POST',
+                  '/api/v1/reports',
+                  `url=${encodeURIComponent(`${pageOrigin}/page-${Math.floor(Math.random() * 100)}`)}&privacy=0`,
+                );
                 if (res.status === 201) {
                   const id = res.json().data.id;
                   createdReports.set(id, client.key);
@@ -191,7 +249,13 @@ async function main(): Promise<void> {
                 break;
               }
               case 'create website': {
-                const res = await call(client, op, 'POST', '/api/v1/websites', `domain=load-${domainCounter++}-${randomBytes(3).toString('hex')}.example&exclude_ips=10.0.0.0%2F8`);
+                const res = await call(
+                  client,
+                  op,
+                  'POST',
+                  '/api/v1/websites',
+                  `domain=load-${domainCounter++}-${randomBytes(3).toString('hex')}.example&exclude_ips=10.0.0.0%2F8`,
+                );
                 if (res.status === 201) {
                   const id = res.json().data.id;
                   createdWebsites.set(id, client.key);
@@ -233,7 +297,8 @@ async function main(): Promise<void> {
     for (const id of deletedReports) if (reportRows.has(id)) lost++;
     for (const [id, privacy] of expectedReportPrivacy) if (reportRows.get(id) !== privacy) lost++;
     for (const [id, bots] of expectedWebsiteBots) if (websiteRows.get(id) !== bots) lost++;
-    const writes = createdReports.size + createdWebsites.size + deletedReports.size + expectedReportPrivacy.size + expectedWebsiteBots.size;
+    const writes =
+      createdReports.size + createdWebsites.size + deletedReports.size + expectedReportPrivacy.size + expectedWebsiteBots.size;
 
     const pct = (xs: number[], p: number) => {
       if (xs.length === 0) return 0;

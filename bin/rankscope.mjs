@@ -31,7 +31,8 @@ function compileOnce() {
       break;
     } catch {
       // a lock left by a compiler that died is taken over after two minutes
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000)
+        rmSync(lock, { recursive: true, force: true });
       pause(100);
     }
   }

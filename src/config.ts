@@ -233,7 +233,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       return raw;
     }),
     analysisConcurrency,
-    analysisConcurrencyPerAccount: r.int('ANALYSIS_CONCURRENCY_PER_ACCOUNT', Math.max(1, analysisConcurrency - 2), 1, analysisConcurrency),
+    analysisConcurrencyPerAccount: r.int(
+      'ANALYSIS_CONCURRENCY_PER_ACCOUNT',
+      Math.max(1, analysisConcurrency - 2),
+      1,
+      analysisConcurrency,
+    ),
     // One core stays with the event loop (requests, fetching, the database).
     analysisWorkers: r.int('ANALYSIS_WORKERS', Math.max(1, Math.min(availableParallelism() - 1, analysisConcurrency)), 0, 64),
     analysisQueueTimeoutMs: r.int('ANALYSIS_QUEUE_TIMEOUT', 30, 0, 3600) * 1000,

@@ -18,7 +18,15 @@ import { nowTimestamp, type Clock } from './time.js';
 export { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 export { FetchError } from './analysis/errors.js';
 export { describeCheck } from './analysis/checks/stored.js';
-export type { AnalysedPage, AnalysisResult, CheckName, CheckResult, CheckResults, FetchFailureReason, Importance } from './analysis/types.js';
+export type {
+  AnalysedPage,
+  AnalysisResult,
+  CheckName,
+  CheckResult,
+  CheckResults,
+  FetchFailureReason,
+  Importance,
+} from './analysis/types.js';
 export { CHECK_NAMES } from './analysis/types.js';
 
 export type { AnalyzeOptions } from './analysis/analyze.js';
@@ -66,7 +74,9 @@ export function analyzeHtml(html: string, options: AnalyzeHtmlOptions): Analysed
     headers,
     loadTime: options.loadTime ?? 0,
     ...(options.wireBytes === undefined ? {} : { wireBytes: options.wireBytes }),
-    ...(typeof options.robotsTxt === 'string' ? { robots: { url: `${origin}/robots.txt`, status: 200, body: options.robotsTxt } } : {}),
+    ...(typeof options.robotsTxt === 'string'
+      ? { robots: { url: `${origin}/robots.txt`, status: 200, body: options.robotsTxt } }
+      : {}),
   });
   const { result, results } = runChecks(snapshot, config, buildArtifacts(html, finalUrl));
   return { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) };
@@ -82,4 +92,10 @@ export interface CheckInfo {
 }
 
 /** The 33 checks, in the order of every `results` object. */
-export const checks: readonly CheckInfo[] = CHECKS.map(({ name, importance, title, why, fix }) => ({ name, importance, title, why, fix }));
+export const checks: readonly CheckInfo[] = CHECKS.map(({ name, importance, title, why, fix }) => ({
+  name,
+  importance,
+  title,
+  why,
+  fix,
+}));

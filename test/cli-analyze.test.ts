@@ -152,7 +152,10 @@ test('several URLs: one JSON object per line, in the order given, errors include
   const urls = [`${server.origin}/`, `${server.origin}/missing`, 'ftp://example.com/', `${server.origin}/other`];
   const { io, stdout, stderr } = capture();
   assert.equal(await main(['analyze', ...urls, '--concurrency', '2'], io), 1);
-  const lines = stdout().trimEnd().split('\n').map((line) => JSON.parse(line));
+  const lines = stdout()
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.equal(lines.length, 4);
   assert.equal(lines[0].url, `${server.origin}/`);
   assert.deepEqual(Object.keys(lines[0]), ['url', 'project', 'result', 'results', 'generated_at']);

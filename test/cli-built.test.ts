@@ -69,7 +69,11 @@ describe('the engine as a library, installed in another project', () => {
     assert.equal(types.code, 0, types.stdout + types.stderr);
 
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const installed = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', process.cwd()], project);
+    const installed = await run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', process.cwd()],
+      project,
+    );
     assert.equal(installed.code, 0, installed.stderr);
 
     writeFileSync(
@@ -89,7 +93,11 @@ console.log(JSON.stringify({ checks: checks.length, first: checks[0], local: { u
     assert.equal(out.first.name, 'title');
     assert.equal(out.first.importance, 'high');
     assert.equal(typeof out.first.fix, 'string');
-    assert.deepEqual(out.local, { url: 'https://example.com/blue-widgets', title: { passed: true, importance: 'high', value: 'Blue widgets' }, gzip: true });
+    assert.deepEqual(out.local, {
+      url: 'https://example.com/blue-widgets',
+      title: { passed: true, importance: 'high', value: 'Blue widgets' },
+      gzip: true,
+    });
     assert.deepEqual(out.fetched, { url: `${site.origin}/`, n: 33 });
 
     // and a TypeScript program type-checks against the published declarations
@@ -104,8 +112,25 @@ page.results.no_such_check;
 export { passed };
 `,
     );
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: true, types: [] } }));
-    const checked = await run(process.execPath, [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+      }),
+    );
+    const checked = await run(
+      process.execPath,
+      [join(process.cwd(), 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
+      project,
+    );
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
   });
 });

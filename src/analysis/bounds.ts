@@ -157,7 +157,8 @@ class Bounder {
   /** Counts `left` items out of the container at the current path; returns its pointer. */
   private record(left: number): string {
     const pointer = this.path.map((s) => `/${pointerSegment(s)}`).join('');
-    (this.omitted ??= {})[pointer] = left;
+    this.omitted ??= {};
+    this.omitted[pointer] = left;
     this.bytes += jsonStringBytes(pointer) + 2 + MAX_NUMBER_BYTES;
     return pointer;
   }

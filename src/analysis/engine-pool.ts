@@ -186,7 +186,9 @@ export class EnginePool implements Engine {
   }
 
   private startSlot(index: number): Slot {
-    const worker = startWorker({ resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: this.youngHeapMb } });
+    const worker = startWorker({
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: this.youngHeapMb },
+    });
     worker.unref();
     this.started++;
     const slot: Slot = { worker, busy: null, timer: null, pinned: [], held: new Set(), retiring: false };

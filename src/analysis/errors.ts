@@ -56,9 +56,7 @@ export function fetchFailureMessage(reason: FetchFailureReason, d: FetchErrorDet
     case 'blocked_address':
       return 'The address points to a private or reserved network and cannot be analysed.';
     case 'too_many_redirects':
-      return d.maxRedirects === undefined
-        ? 'Too many redirects.'
-        : `Too many redirects (more than ${d.maxRedirects}).`;
+      return d.maxRedirects === undefined ? 'Too many redirects.' : `Too many redirects (more than ${d.maxRedirects}).`;
     case 'bad_status':
       return d.status === undefined
         ? 'The page did not answer with a success status.'

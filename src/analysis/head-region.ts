@@ -25,7 +25,17 @@ const DONE = 3;
 
 /** The only elements the head holds; any other start tag ends it. */
 const HEAD_ELEMENTS = new Set([
-  'base', 'basefont', 'bgsound', 'link', 'meta', 'noframes', 'script', 'style', 'template', 'title', 'noscript',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'noframes',
+  'script',
+  'style',
+  'template',
+  'title',
+  'noscript',
 ]);
 /**
  * Head elements whose content never ends the head: raw text for a browser (title, script, style,

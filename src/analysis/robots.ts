@@ -113,7 +113,7 @@ export function normalise(s: string): string {
       const hex = s.slice(i + 1, i + 3);
       if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
         const decoded = String.fromCharCode(parseInt(hex, 16));
-        out += UNRESERVED.test(decoded) ? decoded : '%' + hex.toUpperCase();
+        out += UNRESERVED.test(decoded) ? decoded : `%${hex.toUpperCase()}`;
         i += 2;
       } else {
         out += '%25';
@@ -125,7 +125,7 @@ export function normalise(s: string): string {
       if (char.length === 2) i++;
       // A lone surrogate encodes as U+FFFD, as the URL parser does.
       for (const byte of Buffer.from(char)) {
-        out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
       }
     }
   }

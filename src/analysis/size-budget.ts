@@ -66,6 +66,6 @@ export function fitResults(measured: readonly Measured[], budget: number = RESUL
     }
   }
   const results = {} as CheckResults;
-  measured.forEach((m, i) => (results[m.name] = bounded[i].result));
+  for (const [i, m] of measured.entries()) results[m.name] = bounded[i].result;
   return results;
 }

@@ -4,7 +4,8 @@
 const WHITESPACE_RUN = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
 /** Whitespace other than a lone space: text without any is already collapsed inside. */
-const NEEDS_COLLAPSING = /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]| [\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+const NEEDS_COLLAPSING =
+  /[\t\n\v\f\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]| [\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
 /** Runs of whitespace become one space (not trimmed); skips the replace, which allocates, when it can. */
 function collapseRuns(text: string): string {

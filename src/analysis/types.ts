@@ -97,9 +97,12 @@ export type NotFoundProbe = { url: string; status: number } | { url: string; err
 /** /favicon.ico: null when the page declares an icon (then it is not fetched). */
 export type FaviconProbe = SideFetchOutcome<{ status: number; contentType: string | null }> | null;
 /** /sitemap.xml: null when robots.txt lists a sitemap. `bodyStart`: first bytes as text. */
-export type SitemapProbe =
-  | SideFetchOutcome<{ url: string; status: number; contentType: string | null; bodyStart: string }>
-  | null;
+export type SitemapProbe = SideFetchOutcome<{
+  url: string;
+  status: number;
+  contentType: string | null;
+  bodyStart: string;
+}> | null;
 
 /**
  * Everything fetched for one report. Every check is a pure function of this plus the config,

@@ -31,9 +31,17 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** Page-supplied text made safe for one line: no control or format characters, at most `max` code points. */
 export function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = [...flat];
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? flat
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /** “text”, made safe for one line. */
@@ -45,7 +53,8 @@ export function quote(s: string, max = 60): string {
 export function listing(items: string[], max = 3, each = 40, left = 0): string {
   const shown = items.slice(0, max).map((s) => oneLine(s, each));
   const rest = items.length - shown.length + left;
-  if (rest > 0) return shown.length === 0 ? `${formatNumber(rest)} not listed` : `${shown.join(', ')} and ${formatNumber(rest)} more`;
+  if (rest > 0)
+    return shown.length === 0 ? `${formatNumber(rest)} not listed` : `${shown.join(', ')} and ${formatNumber(rest)} more`;
   if (shown.length <= 1) return shown.join('');
   return `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
 }

@@ -3,9 +3,11 @@
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('about after all also and any are but can for from had has have her his how into its more not our ' +
+  (
+    'about after all also and any are but can for from had has have her his how into its more not our ' +
     'out over than that the their them then there these they this those was were what when where which ' +
-    'who why will with you your').split(' '),
+    'who why will with you your'
+  ).split(' '),
 );
 
 /** The words of a text, lower-cased, in order. */

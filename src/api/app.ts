@@ -74,7 +74,13 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp({ config, database, logStream, analysisHooks, clock = systemClock }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logStream,
+  analysisHooks,
+  clock = systemClock,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     // A hop count (never `true`, which trusts every X-Forwarded-For entry): request.ip is then
@@ -116,7 +122,9 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
   // Parsing and checks run in worker threads, so no page stalls the requests of others.
   const engine =
     config.analysisWorkers > 0
-      ? new EnginePool(config.analysisWorkers, { onWorkerError: (error) => app.log.warn({ err: error }, 'an analysis worker failed; it was replaced') })
+      ? new EnginePool(config.analysisWorkers, {
+          onWorkerError: (error) => app.log.warn({ err: error }, 'an analysis worker failed; it was replaced'),
+        })
       : undefined;
   app.addHook('onClose', async () => engine?.close());
   const analysePage: PageAnalyser = (url, signal, account) =>
@@ -127,7 +135,8 @@ export async function buildApp({ config, database, logStream, analysisHooks, clo
   // HTML page never answers a 422. The API sets its own validator (validator.ts). Responses
   // everywhere go through Fastify's serializer, compiled from the routes' response schemas.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  for (const schema of [ErrorResponse, ValidationErrorResponse, CheckObject, Report, Project, Account, Website]) app.addSchema(schema);
+  for (const schema of [ErrorResponse, ValidationErrorResponse, CheckObject, Report, Project, Account, Website])
+    app.addSchema(schema);
 
   registerBodyParsers(app);
   await registerOpenApi(app, config.version); // before the routes, which it documents

@@ -18,7 +18,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   );
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { url: '/api/v1/openapi.json', validatorUrl: null, deepLinking: true, docExpansion: 'list', tryItOutEnabled: true } as never,
+    uiConfig: {
+      url: '/api/v1/openapi.json',
+      validatorUrl: null,
+      deepLinking: true,
+      docExpansion: 'list',
+      tryItOutEnabled: true,
+    } as never,
     staticCSP: false, // the app's own security headers apply (web/security-headers.ts)
   });
 }

@@ -72,8 +72,7 @@ const FRAMEWORK_MESSAGES: Record<number, string> = {
  */
 export function rejectMalformedRequest(error: Error & { code?: string }, socket: import('node:stream').Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body = JSON.stringify({ message: FRAMEWORK_MESSAGES[status], status });
   if (socket.writable) {
     socket.write(

@@ -19,9 +19,7 @@ registerFormat('ip-list', (value, attr) => {
 
 registerFormat('param-list', (value, attr) => {
   const list = normalizeParamList(value);
-  return list.ok
-    ? { value: list.value }
-    : { error: `The ${attr} field contains an invalid parameter name: ${list.invalid}.` };
+  return list.ok ? { value: list.value } : { error: `The ${attr} field contains an invalid parameter name: ${list.invalid}.` };
 });
 
 // A page address to analyse: a bare host gets https:// (contract); refused forms keep the

@@ -8,8 +8,19 @@ const REDACTED = '[REDACTED]';
 
 /** Parameter names whose values are secrets (compared lower-cased, after decoding). */
 const SECRET_NAMES = new Set([
-  'password', 'password_confirmation', 'current_password', 'new_password',
-  'token', 'api_token', 'api_key', 'access_token', 'key', 'secret', '_csrf', 'csrf_token', '_token',
+  'password',
+  'password_confirmation',
+  'current_password',
+  'new_password',
+  'token',
+  'api_token',
+  'api_key',
+  'access_token',
+  'key',
+  'secret',
+  '_csrf',
+  'csrf_token',
+  '_token',
 ]);
 
 export function isSecretName(rawName: string): boolean {
@@ -41,9 +52,7 @@ export function redactUrl(url: string): string {
 export function redactValues(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redactValues(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, isSecretName(k) ? REDACTED : redactValues(v, depth + 1)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretName(k) ? REDACTED : redactValues(v, depth + 1)]));
 }
 
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {

@@ -6,7 +6,10 @@ import { STATUS_DESCRIPTIONS } from './openapi.js';
 /** The error responses a route can give: the Error shape, and on 422 the same with its errors. */
 export function errorResponses(...codes: number[]): Record<number, TSchema> {
   return Object.fromEntries(
-    codes.map((code) => [code, Type.Ref(code === 422 ? ValidationErrorResponse : ErrorResponse, { description: STATUS_DESCRIPTIONS[code] })]),
+    codes.map((code) => [
+      code,
+      Type.Ref(code === 422 ? ValidationErrorResponse : ErrorResponse, { description: STATUS_DESCRIPTIONS[code] }),
+    ]),
   );
 }
 

@@ -76,13 +76,11 @@ const padded = (body: string) => `^\\s*${body}\\s*$`;
 const BLANK = { type: 'string', pattern: '^\\s*$', description: 'Empty: the same as leaving the field out' };
 const EMPTY = { type: 'string', maxLength: 0, description: 'Empty: the same as leaving the field out' };
 
-function integerForms(schema: Json, where: Where): Json[] {
+function integerForms(schema: Json, _where: Where): Json[] {
   const enumValues = schema.enum as number[] | undefined;
   const min = Math.max(0, (schema.minimum as number | undefined) ?? 0);
   const max = schema.maximum as number | undefined;
-  const pattern = enumValues
-    ? `0*(?:${enumValues.map(String).join('|')})`
-    : digitsPattern(min, max);
+  const pattern = enumValues ? `0*(?:${enumValues.map(String).join('|')})` : digitsPattern(min, max);
   const number: Json = { ...schema, type: 'integer', ...(enumValues ? {} : { minimum: min }) };
   const digits: Json = { type: 'string', pattern: padded(pattern) };
   return [number, digits];
@@ -90,12 +88,15 @@ function integerForms(schema: Json, where: Where): Json[] {
 
 function booleanForms(where: Where): Json[] {
   const digit = { type: 'string', pattern: padded('[01]') };
-  return where === 'json' ? [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, digit] : [{ type: 'integer', enum: [0, 1] }, digit];
+  return where === 'json'
+    ? [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, digit]
+    : [{ type: 'integer', enum: [0, 1] }, digit];
 }
 
 function stringForms(schema: Json, required: boolean, where: Where): Json[] {
   // A required string must hold something besides spaces (trimmed, an empty one is absent).
-  const base: Json = required && !schema.enum ? { ...schema, pattern: schema.pattern ? `(?=[\\s\\S]*\\S)${schema.pattern}` : '\\S' } : schema;
+  const base: Json =
+    required && !schema.enum ? { ...schema, pattern: schema.pattern ? `(?=[\\s\\S]*\\S)${schema.pattern}` : '\\S' } : schema;
   // JSON numbers are read as their decimal text, so a free-text field takes them too.
   const free = !schema.enum && !schema.format && !schema.pattern;
   return where === 'json' && free ? [base, { type: 'number' }] : [base];
@@ -124,7 +125,9 @@ function acceptedObject(schema: Json, where: Where): Json {
   const required = new Set((schema.required ?? []) as string[]);
   return {
     ...schema,
-    properties: Object.fromEntries(Object.entries(properties).map(([name, field]) => [name, acceptedField(name, field, required.has(name), where)])),
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, field]) => [name, acceptedField(name, field, required.has(name), where)]),
+    ),
   };
 }
 
@@ -141,13 +144,17 @@ interface Operation {
 function errorResponse(status: number, html: boolean): Json {
   return html
     ? { description: STATUS_DESCRIPTIONS[status] ?? 'Error', content: { 'text/html': { schema: { type: 'string' } } } }
-    : { description: STATUS_DESCRIPTIONS[status] ?? 'Error', content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/Error' } } } };
+    : {
+        description: STATUS_DESCRIPTIONS[status] ?? 'Error',
+        content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/Error' } } },
+      };
 }
 
 function documentOperation(path: string, method: string, op: Operation): void {
   const api = path.startsWith('/api/v1/') && path !== '/api/v1/openapi.json';
   for (const parameter of op.parameters ?? []) {
-    if (parameter.in === 'query') parameter.schema = acceptedField(String(parameter.name), parameter.schema as Json, parameter.required === true, 'query');
+    if (parameter.in === 'query')
+      parameter.schema = acceptedField(String(parameter.name), parameter.schema as Json, parameter.required === true, 'query');
   }
   const body = op.requestBody?.content[JSON_TYPE]?.schema ?? op.requestBody?.content[FORM]?.schema;
   if (op.requestBody && body) {
@@ -162,7 +169,12 @@ function documentOperation(path: string, method: string, op: Operation): void {
       const fields = (body.properties ?? {}) as Record<string, Json>;
       op.parameters = [
         ...(op.parameters ?? []),
-        ...Object.entries(fields).map(([name, field]) => ({ in: 'query', name, required: false, schema: acceptedField(name, field, false, 'query') })),
+        ...Object.entries(fields).map(([name, field]) => ({
+          in: 'query',
+          name,
+          required: false,
+          schema: acceptedField(name, field, false, 'query'),
+        })),
       ];
     }
   }
@@ -171,7 +183,8 @@ function documentOperation(path: string, method: string, op: Operation): void {
   // refused even where the operation itself takes none.
   const readsBody = op.requestBody !== undefined || ['post', 'put', 'patch', 'delete'].includes(method);
   const extra = [...(api ? API_STATUSES : []), ...(readsBody ? BODY_STATUSES : [])];
-  for (const status of extra) op.responses[status] ??= errorResponse(status, html && status !== 413 && status !== 415 && status !== 400);
+  for (const status of extra)
+    op.responses[status] ??= errorResponse(status, html && status !== 413 && status !== 415 && status !== 400);
 }
 
 /** The generated document, made to admit exactly what the server accepts. */

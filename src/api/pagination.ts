@@ -70,7 +70,7 @@ export function listParams<SortBy extends string>(query: ListQuery<SortBy>, defa
 
 /** RFC 3986 percent-encoding, as PHP's rawurlencode: everything but A-Za-z0-9-_.~ */
 export function rawUrlEncode(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /** Laravel's UrlWindow: every page up to 13, else a window with "..." gaps. */
@@ -104,7 +104,14 @@ export interface PageOptions {
 }
 
 /** `links`, `meta` and the top-level page numbers of a page (everything but `data` and `status`). */
-export function pagination({ count, total, page, perPage, path, query }: PageOptions): Omit<PaginatedBody<never>, 'data' | 'status'> {
+export function pagination({
+  count,
+  total,
+  page,
+  perPage,
+  path,
+  query,
+}: PageOptions): Omit<PaginatedBody<never>, 'data' | 'status'> {
   const lastPage = Math.max(Math.ceil(total / perPage), 1);
   const base = query
     .filter(([, v]) => v !== null)

@@ -15,14 +15,14 @@ export class RouteTable {
     const pattern = new RegExp(`^${source}/?$`);
     const existing = this.routes.find((r) => r.pattern.source === pattern.source);
     const list = Array.isArray(methods) ? methods : [methods];
-    if (existing) list.forEach((m) => existing.methods.add(m));
+    if (existing) for (const m of list) existing.methods.add(m);
     else this.routes.push({ pattern, methods: new Set(list) });
   }
 
   /** The methods this path answers to, in Laravel's order; empty when the path is unknown. */
   allowed(path: string): string[] {
     const found = new Set<string>();
-    for (const route of this.routes) if (route.pattern.test(path)) route.methods.forEach((m) => found.add(m));
+    for (const route of this.routes) if (route.pattern.test(path)) for (const m of route.methods) found.add(m);
     return METHOD_ORDER.filter((m) => found.has(m));
   }
 }

@@ -32,5 +32,6 @@ export async function withRules<Body>(request: RequestWithBody<Body>, rules: Rul
 
 /** Adds a message to a field (withRules puts the fields back in schema order). */
 export function addError(errors: FieldErrors, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
+  errors[field] ??= [];
+  errors[field].push(message);
 }

@@ -10,8 +10,9 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox';
  * may also be null: sent empty (trimmed to nothing) or as JSON null, it counts as given but
  * blank (Laravel's `nullable`), which updates read as "clear it".
  */
-export type InputOf<T extends TSchema> =
-  T extends TObject ? { [K in keyof Static<T>]: undefined extends Static<T>[K] ? Static<T>[K] | null : Static<T>[K] } : Static<T>;
+export type InputOf<T extends TSchema> = T extends TObject
+  ? { [K in keyof Static<T>]: undefined extends Static<T>[K] ? Static<T>[K] | null : Static<T>[K] }
+  : Static<T>;
 
 export interface ApiTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends TSchema ? InputOf<this['schema']> : unknown;

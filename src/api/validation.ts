@@ -28,7 +28,11 @@ const DIGITS = /^[0-9]+$/;
  */
 export type Validated = Record<string, RawValue>;
 
-function checkField(field: string, schema: TSchema, value: RawValue): { errors: string[]; value?: string | number | boolean | null } {
+function checkField(
+  field: string,
+  schema: TSchema,
+  value: RawValue,
+): { errors: string[]; value?: string | number | boolean | null } {
   const attr = attributeName(field);
   const type = schema.type as string | undefined;
 
@@ -49,7 +53,8 @@ function checkField(field: string, schema: TSchema, value: RawValue): { errors: 
     const errors: string[] = [];
     if (schema.enum && !(schema.enum as number[]).includes(n)) errors.push(`The selected ${attr} is invalid.`);
     if (schema.minimum !== undefined && n < schema.minimum) errors.push(`The ${attr} must be at least ${schema.minimum}.`);
-    if (schema.maximum !== undefined && n > schema.maximum) errors.push(`The ${attr} must not be greater than ${schema.maximum}.`);
+    if (schema.maximum !== undefined && n > schema.maximum)
+      errors.push(`The ${attr} must not be greater than ${schema.maximum}.`);
     return errors.length ? { errors } : { errors, value: n };
   }
 

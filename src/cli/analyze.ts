@@ -119,19 +119,23 @@ function summary(page: AnalysedPage, input: string, config: AnalysisConfig, p: P
   return `${lines.join('\n')}\n`;
 }
 
+function parseAnalyzeArgs(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
 export async function runAnalyze(args: string[], io: CliIo): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseAnalyzeArgs>;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        concurrency: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseAnalyzeArgs(args);
   } catch (error) {
     io.stderr.write(`rankscope analyze: ${(error as Error).message}\n\n${HELP}`);
     return 2;

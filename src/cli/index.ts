@@ -15,7 +15,6 @@ Commands:
                              analyse pages without a server or database
 `;
 
-
 const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr };
 
 export async function main(argv: string[], io: CliIo = stdio): Promise<number> {

@@ -30,7 +30,7 @@ export function engineOf(url: string): DatabaseEngine {
 
 export function sqliteFileOf(url: string): string {
   const path = url.replace(/^sqlite:(\/\/)?/i, '');
-  if (path === '' ) throw new Error('DATABASE_URL sqlite: needs a file path (or :memory:)');
+  if (path === '') throw new Error('DATABASE_URL sqlite: needs a file path (or :memory:)');
   return path;
 }
 

@@ -88,11 +88,15 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
       // where it cannot be installed the migration carries on, and search scans as before.
       async up(db: Kysely<any>) {
         if (engine === 'sqlite') {
-          await sql`create virtual table reports_search using fts5(url, project, content='reports', content_rowid='id', tokenize='trigram')`.execute(db);
+          await sql`create virtual table reports_search using fts5(url, project, content='reports', content_rowid='id', tokenize='trigram')`.execute(
+            db,
+          );
           await sql`create trigger reports_search_insert after insert on reports begin
             insert into reports_search(rowid, url, project) values (new.id, new.url, new.project); end`.execute(db);
           await sql`create trigger reports_search_delete after delete on reports begin
-            insert into reports_search(reports_search, rowid, url, project) values ('delete', old.id, old.url, old.project); end`.execute(db);
+            insert into reports_search(reports_search, rowid, url, project) values ('delete', old.id, old.url, old.project); end`.execute(
+            db,
+          );
           await sql`create trigger reports_search_update after update of url, project on reports begin
             insert into reports_search(reports_search, rowid, url, project) values ('delete', old.id, old.url, old.project);
             insert into reports_search(rowid, url, project) values (new.id, new.url, new.project); end`.execute(db);

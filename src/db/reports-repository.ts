@@ -28,7 +28,18 @@ function canMatchAll(...terms: (string | null)[]): boolean {
   return terms.every((t) => t === null || canMatchStoredText(t));
 }
 
-const COLUMNS = ['id', 'user_id', 'url', 'project', 'result', 'privacy', 'password_hash', 'generated_at', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'user_id',
+  'url',
+  'project',
+  'result',
+  'privacy',
+  'password_hash',
+  'generated_at',
+  'created_at',
+  'updated_at',
+] as const;
 export type NewReport = Omit<ReportRow, 'id' | 'created_at' | 'updated_at'>;
 export type ReportChanges = Omit<Updateable<ReportsTable>, 'id' | 'user_id' | 'url' | 'project' | 'created_at' | 'updated_at'>;
 
@@ -75,7 +86,11 @@ export class ReportsRepository {
     this.results = engine === 'sqlite' ? sql<Buffer>`cast(results as blob)`.as('results') : sql<string>`results`.as('results');
     this.byOwnerAndId = prepared(
       db,
-      db.selectFrom('reports').select([...COLUMNS, this.results]).where('user_id', '=', 0).where('id', '=', 0),
+      db
+        .selectFrom('reports')
+        .select([...COLUMNS, this.results])
+        .where('user_id', '=', 0)
+        .where('id', '=', 0),
     );
   }
 
@@ -108,7 +123,10 @@ export class ReportsRepository {
     const order = q.sortBy === 'id' ? (['id'] as const) : ([q.sortBy, 'id'] as const);
     let ids = base.select('id');
     for (const column of order) ids = ids.orderBy(column, q.sort);
-    let rows = this.db.selectFrom('reports').select([...COLUMNS, this.results]).where('id', 'in', ids.limit(q.limit).offset(q.offset));
+    let rows = this.db
+      .selectFrom('reports')
+      .select([...COLUMNS, this.results])
+      .where('id', 'in', ids.limit(q.limit).offset(q.offset));
     for (const column of order) rows = rows.orderBy(column, q.sort);
     return { total, rows: await rows.execute() };
   }
@@ -119,7 +137,11 @@ export class ReportsRepository {
 
   /** The report with this id regardless of owner: the public share page decides by privacy. */
   findById(id: number): Promise<StoredReport | undefined> {
-    return this.db.selectFrom('reports').select([...COLUMNS, this.results]).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('reports')
+      .select([...COLUMNS, this.results])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   create(report: NewReport): Promise<ReportRow> {
@@ -150,9 +172,7 @@ export class ReportsRepository {
     if (!canMatchAll(q.search)) return { total: 0, rows: [] };
     let base = this.db.selectFrom('reports').where('user_id', '=', q.userId);
     if (q.search !== null) base = base.where(containsIgnoringCase('project', q.search));
-    const counted = await base
-      .select(sql<number>`count(distinct project)`.as('n'))
-      .executeTakeFirstOrThrow();
+    const counted = await base.select(sql<number>`count(distinct project)`.as('n')).executeTakeFirstOrThrow();
     const total = Number(counted.n);
     if (total === 0 || q.offset >= total) return { total, rows: [] };
     const rows = await base
@@ -183,7 +203,11 @@ export class ReportsRepository {
   async deleteProject(userId: number, project: string): Promise<number> {
     // A project is a host name: none is longer than 255 characters, so such a name matches nothing.
     if (project.length > 255 || !canMatchStoredText(project)) return 0;
-    const result = await this.db.deleteFrom('reports').where('user_id', '=', userId).where('project', '=', project).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('reports')
+      .where('user_id', '=', userId)
+      .where('project', '=', project)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
@@ -192,7 +216,11 @@ export class ReportsRepository {
    * first, and only those that are public themselves (a private or password report never
    * shows on a public page).
    */
-  publicForDomain(userId: number, domain: string, limit = 1000): Promise<Pick<ReportRow, 'id' | 'url' | 'result' | 'privacy' | 'generated_at'>[]> {
+  publicForDomain(
+    userId: number,
+    domain: string,
+    limit = 1000,
+  ): Promise<Pick<ReportRow, 'id' | 'url' | 'result' | 'privacy' | 'generated_at'>[]> {
     const bare = domain.replace(/^www\./, '');
     return this.db
       .selectFrom('reports')

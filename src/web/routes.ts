@@ -56,7 +56,9 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
   ...(method === 'GET'
     ? { response: { 200: documentResponse(`The ${kind}, or its password form`), 404: notFoundResponse } }
     : {
-        body: Type.Object({ password: Type.Optional(Type.String({ description: 'The page password (a missing or wrong one answers 401)' })) }),
+        body: Type.Object({
+          password: Type.Optional(Type.String({ description: 'The page password (a missing or wrong one answers 401)' })),
+        }),
         response: {
           303: emptyResponse('Unlocked (or not protected): back to the page, with a cookie that opens it for 12 hours'),
           401: documentResponse('Wrong password: the form again'),
@@ -83,15 +85,23 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
     return reply.type('text/css; charset=utf-8').send(STYLESHEET);
   });
 
-  const robotsSchema = { tags: ['pages'], summary: 'robots.txt of this service', security: [], response: { 200: documentResponse('robots.txt', 'text/plain') } };
+  const robotsSchema = {
+    tags: ['pages'],
+    summary: 'robots.txt of this service',
+    security: [],
+    response: { 200: documentResponse('robots.txt', 'text/plain') },
+  };
   app.get('/robots.txt', { schema: robotsSchema }, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /api/\nDisallow: /docs\n'),
   );
 
-  const rootSchema = { tags: ['pages'], summary: 'Redirects to the API documentation', security: [], response: { 302: emptyResponse('To /docs') } };
-  app.get('/', { schema: rootSchema }, async (_request, reply) =>
-    reply.redirect('/docs', 302),
-  );
+  const rootSchema = {
+    tags: ['pages'],
+    summary: 'Redirects to the API documentation',
+    security: [],
+    response: { 302: emptyResponse('To /docs') },
+  };
+  app.get('/', { schema: rootSchema }, async (_request, reply) => reply.redirect('/docs', 302));
 
   /** Loads a share page's resource; null means "answer 404" (unknown or private). */
   type Loader<T extends Protected> = (id: number) => Promise<T | undefined>;
@@ -134,18 +144,30 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
     });
   }
 
-  sharePage('report', (id) => reports.findById(id), async (report) =>
-    renderReportPage({ ...report, results: JSON.parse(String(report.results)) as unknown }, { config }),
+  sharePage(
+    'report',
+    (id) => reports.findById(id),
+    async (report) => renderReportPage({ ...report, results: JSON.parse(String(report.results)) as unknown }, { config }),
   );
 
-  sharePage('website', (id) => websites.findById(id), async (website) => {
-    const rows = await reports.publicForDomain(website.user_id, website.domain);
-    return renderWebsitePage(
-      { id: website.id, domain: website.domain },
-      rows.map((r) => ({ id: r.id, url: r.url, result: r.result, generated_at: r.generated_at, isPublic: r.privacy === Privacy.Public })),
-      { config },
-    );
-  });
+  sharePage(
+    'website',
+    (id) => websites.findById(id),
+    async (website) => {
+      const rows = await reports.publicForDomain(website.user_id, website.domain);
+      return renderWebsitePage(
+        { id: website.id, domain: website.domain },
+        rows.map((r) => ({
+          id: r.id,
+          url: r.url,
+          result: r.result,
+          generated_at: r.generated_at,
+          isPublic: r.privacy === Privacy.Public,
+        })),
+        { config },
+      );
+    },
+  );
 }
 
 function passwordOf(request: FastifyRequest): string | null {

@@ -42,7 +42,13 @@ export function hasAccess(request: FastifyRequest, kind: ShareKind, resource: Pr
   return age >= -CLOCK_SKEW_SECONDS && age < COOKIE_MAX_AGE_SECONDS;
 }
 
-export function grantAccess(request: FastifyRequest, reply: FastifyReply, kind: ShareKind, resource: Protected, clock: Clock): void {
+export function grantAccess(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: ShareKind,
+  resource: Protected,
+  clock: Clock,
+): void {
   const value = `${seconds(clock)}.${randomBytes(12).toString('base64url')}.${fingerprint(kind, resource)}`;
   reply.setCookie(cookieName(kind, resource.id), value, {
     signed: true,

@@ -3,7 +3,14 @@
 import ipaddr from 'ipaddr.js';
 
 function entries(text: string): string[] {
-  return [...new Set(text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/\r\n|\r|\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** An IPv4 (four-part decimal) or IPv6 address, or a CIDR range of either, in canonical form. */

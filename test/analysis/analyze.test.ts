@@ -28,9 +28,7 @@ const WORKED_EXAMPLE = `<!DOCTYPE html>
 async function workedExampleServer(t: { after: (fn: () => Promise<void>) => void }): Promise<TestServer> {
   const server = await startServer((req, res) => {
     if (req.url === '/blue-widgets') {
-      return void res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.24.0' })
-        .end(WORKED_EXAMPLE);
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', server: 'nginx/1.24.0' }).end(WORKED_EXAMPLE);
     }
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });

@@ -15,14 +15,22 @@ test('visible text: block elements are spaced, inline ones are not', () => {
 
 test('visible text: exactly the inline elements of §4.2 add no spaces', () => {
   const inline = 'a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var';
-  const glued = inline.split(' ').map((tag) => `<${tag}>x</${tag}>`).join('');
+  const glued = inline
+    .split(' ')
+    .map((tag) => `<${tag}>x</${tag}>`)
+    .join('');
   assert.equal(build(`<body>${glued}</body>`).text.visible, 'x'.repeat(27)); // the 27 tags, one word
   const spaced = ['p', 'div', 'li', 'label', 'button', 'td', 'img', 'wbr', 'br', 'h1', 'section', 'blockquote'];
-  assert.equal(build(`<body>${spaced.map((tag) => `<${tag}>x</${tag}>`).join('')}</body>`).text.visible, Array(12).fill('x').join(' '));
+  assert.equal(
+    build(`<body>${spaced.map((tag) => `<${tag}>x</${tag}>`).join('')}</body>`).text.visible,
+    Array(12).fill('x').join(' '),
+  );
 });
 
 test('visible text: script, style, noscript, template and svg subtrees are skipped', () => {
-  const a = build('<body>a<script>s</script><style>t</style><noscript><p>n</p></noscript><template><p>t</p></template><svg><text>v</text></svg>b</body>');
+  const a = build(
+    '<body>a<script>s</script><style>t</style><noscript><p>n</p></noscript><template><p>t</p></template><svg><text>v</text></svg>b</body>',
+  );
   assert.equal(a.text.visible, 'ab');
 });
 
@@ -44,9 +52,14 @@ test('regions: the head as a browser builds it (a second <head> is ignored, so i
 });
 
 test('regions: without a <head>, head lookups see what stands before the body (head-region.test.ts has the rule)', () => {
-  const a = build('<meta name="description" content="d"><link rel="icon" href="i.png"><title>T</title><body><meta name="late"><title>Late</title></body>');
+  const a = build(
+    '<meta name="description" content="d"><link rel="icon" href="i.png"><title>T</title><body><meta name="late"><title>Late</title></body>',
+  );
   assert.deepEqual(a.head.titles, ['T']);
-  assert.deepEqual(a.head.metas.map((m) => m.name), ['description']);
+  assert.deepEqual(
+    a.head.metas.map((m) => m.name),
+    ['description'],
+  );
   assert.equal(a.head.links.length, 1);
 });
 
@@ -82,19 +95,31 @@ function resolved(hrefs: string[], url = at, head = '') {
 }
 
 test('resolution: against the final URL, directories and ports kept, fragments dropped', () => {
-  const [png, cdn, bad, webp, www] = resolved(['x.png#f', '//cdn.example/y', 'http://[bad', '/img/x.webp?w=1#f', 'https://WWW.Cdn.example/x#y'], 'http://example.test:8080/dir/page');
+  const [png, cdn, bad, webp, www] = resolved(
+    ['x.png#f', '//cdn.example/y', 'http://[bad', '/img/x.webp?w=1#f', 'https://WWW.Cdn.example/x#y'],
+    'http://example.test:8080/dir/page',
+  );
   assert.equal(png.url, 'http://example.test:8080/dir/x.png');
   assert.equal(cdn.url, 'http://cdn.example/y');
   assert.equal(bad.url, 'http://[bad');
   assert.deepEqual(bad, { url: 'http://[bad', scheme: null, host: '', internal: false });
-  assert.deepEqual(webp, { url: 'http://example.test:8080/img/x.webp?w=1', scheme: 'http:', host: 'example.test', internal: true });
+  assert.deepEqual(webp, {
+    url: 'http://example.test:8080/img/x.webp?w=1',
+    scheme: 'http:',
+    host: 'example.test',
+    internal: true,
+  });
   assert.equal(www.host, 'cdn.example');
   // A resolved path gives an image its format: the query is no part of it.
   assert.equal(build('<img src="/img/x.webp?w=1#f">').images[0].format, 'webp');
 });
 
 test('resolution: the first <base href> that resolves', () => {
-  const [x] = resolved(['x'], at, '<base target="_top"><base href="http://[bad"><base href="/base/"><base href="https://ignored.example/">');
+  const [x] = resolved(
+    ['x'],
+    at,
+    '<base target="_top"><base href="http://[bad"><base href="/base/"><base href="https://ignored.example/">',
+  );
   assert.equal(x.url, 'http://example.test/base/x');
 });
 
@@ -120,12 +145,17 @@ test('the tree is at most 512 deep: a deeper element becomes a sibling, as in Ch
   // 600 unclosed links: each ends where the next opens (as in a browser), so holds only its own text
   const links = build(`<body>${Array.from({ length: 600 }, (_, i) => `<a href="/${i}">${i}`).join('')}</body>`).links;
   assert.equal(links.length, 600);
-  assert.deepEqual(links.map((l) => l.text), Array.from({ length: 600 }, (_, i) => String(i)));
+  assert.deepEqual(
+    links.map((l) => l.text),
+    Array.from({ length: 600 }, (_, i) => String(i)),
+  );
 });
 
 test('heading and title texts are read up to 32 KiB, link texts one code point past the report cap; JSON-LD whole', () => {
   const long = 'a'.repeat(40000);
-  const a = build(`<head><title>${long}</title></head><body><a href="/x">${long}</a><h1>${long}</h1><script type="application/ld+json">"${long}"</script></body>`);
+  const a = build(
+    `<head><title>${long}</title></head><body><a href="/x">${long}</a><h1>${long}</h1><script type="application/ld+json">"${long}"</script></body>`,
+  );
   assert.equal(a.head.titles[0].length, 32768);
   assert.equal(a.headings[0].text.length, 32768);
   assert.equal(a.links[0].text, 'a'.repeat(2049));
@@ -140,12 +170,20 @@ test('a link text is read past whitespace until it has 2,049 code points, whole 
   assert.equal(build(`<a href="/x">${' '.repeat(50000)}end</a>`).links[0].text, 'end');
 });
 
-test('a link ends where the next <a> opens, as browsers close it: text after the inner link is no one\'s', () => {
-  const a = build('<p><a href="/1">one <b>bold</b> <a href="/2">two</a> after</a> <a href="/3">three</a></p><h2><a href="/4">in</a> heading</h2>');
-  assert.deepEqual(a.links.map((l) => l.text), ['one bold', 'two', 'three', 'in']);
+test("a link ends where the next <a> opens, as browsers close it: text after the inner link is no one's", () => {
+  const a = build(
+    '<p><a href="/1">one <b>bold</b> <a href="/2">two</a> after</a> <a href="/3">three</a></p><h2><a href="/4">in</a> heading</h2>',
+  );
+  assert.deepEqual(
+    a.links.map((l) => l.text),
+    ['one bold', 'two', 'three', 'in'],
+  );
   assert.equal(a.headings[0].text, 'in heading');
   // an <a> without href ends the open link too
-  assert.deepEqual(build('<a href="/1">one<a name="x">two</a>three</a>').links.map((l) => l.text), ['one']);
+  assert.deepEqual(
+    build('<a href="/1">one<a name="x">two</a>three</a>').links.map((l) => l.text),
+    ['one'],
+  );
 });
 
 test('100,000 unclosed links: every text is its own', () => {
@@ -154,5 +192,8 @@ test('100,000 unclosed links: every text is its own', () => {
   assert.equal(links.length, 100_000);
   assert.equal(links[0].text, 'Link 0');
   assert.equal(links[99_999].text, 'Link 99999');
-  assert.equal(links.reduce((n, l) => n + l.text.length, 0), links.reduce((n, _, i) => n + `Link ${i}`.length, 0));
+  assert.equal(
+    links.reduce((n, l) => n + l.text.length, 0),
+    links.reduce((n, _, i) => n + `Link ${i}`.length, 0),
+  );
 });

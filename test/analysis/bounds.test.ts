@@ -6,7 +6,12 @@ import { boundCheck, cutString, pointerSegment, REPORT_CAPS, wasCut, type Caps }
 import type { CheckResult } from '../../src/analysis/types.js';
 
 const caps = (items: number, chars = 100, depth = 10): Caps => ({ items, chars, depth });
-const failing = (value: unknown, key: string, payload: unknown): CheckResult => ({ passed: false, importance: 'medium', value, errors: { [key]: payload } });
+const failing = (value: unknown, key: string, payload: unknown): CheckResult => ({
+  passed: false,
+  importance: 'medium',
+  value,
+  errors: { [key]: payload },
+});
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 test('the report caps: 1,000 items, 2,048 code points (any URL the service accepts), 32 levels', () => {
@@ -28,12 +33,19 @@ test('lists keep their first items; omitted, after errors, counts the rest by JS
   assert.deepEqual(result.value, { Internals: links.slice(0, 1000), Externals: links.slice(0, 10) });
   assert.deepEqual(result.errors, { too_many: { max: '150' } });
   assert.deepEqual(result.omitted, { '/value/Internals': 1500 });
-  assert.equal(check.value && (check.value as { Internals: unknown[] }).Internals.length, 2500, 'the full result is left as it was');
+  assert.equal(
+    check.value && (check.value as { Internals: unknown[] }).Internals.length,
+    2500,
+    'the full result is left as it was',
+  );
 });
 
 test('a passing check gains omitted after value; error payloads are cut too, at /errors/<key>', () => {
   assert.deepEqual(boundCheck({ passed: true, importance: 'low', value: range(5) }, caps(2)).result, {
-    passed: true, importance: 'low', value: [0, 1], omitted: { '/value': 3 },
+    passed: true,
+    importance: 'low',
+    value: [0, 1],
+    omitted: { '/value': 3 },
   });
   const missing = range(7).map((i) => ({ url: `u${i}`, text: '' }));
   const { result } = boundCheck(failing(missing, 'missing', missing), caps(3));
@@ -91,9 +103,19 @@ test('pointers escape ~ and / (RFC 6901)', () => {
 });
 
 test('order of omitted: document order, a container before what is inside it', () => {
-  const value = { x: [[1, 2], [3, 4]], y: [5, 6] };
+  const value = {
+    x: [
+      [1, 2],
+      [3, 4],
+    ],
+    y: [5, 6],
+  };
   const { result } = boundCheck({ passed: true, importance: 'medium', value }, caps(1));
-  assert.deepEqual(Object.entries(result.omitted!), [['/value', 1], ['/value/x', 1], ['/value/x/0', 1]]);
+  assert.deepEqual(Object.entries(result.omitted!), [
+    ['/value', 1],
+    ['/value/x', 1],
+    ['/value/x/0', 1],
+  ]);
 });
 
 test('long keys are cut; keys that become equal keep the first entry and count the others', () => {
@@ -105,7 +127,7 @@ test('long keys are cut; keys that become equal keep the first entry and count t
 });
 
 test('a "__proto__" key (JSON.parse makes one) stays an ordinary entry', () => {
-  const value = JSON.parse('{"__proto__": {"polluted": "' + 'x'.repeat(50) + '"}, "b": 1}');
+  const value = JSON.parse(`{"__proto__": {"polluted": "${'x'.repeat(50)}"}, "b": 1}`);
   const { result } = boundCheck({ passed: true, importance: 'medium', value }, caps(10, 10));
   assert.equal(JSON.stringify(result.value), `{"__proto__":{"polluted":"${'x'.repeat(10)}…"},"b":1}`);
   assert.equal(Object.getPrototypeOf(result.value), Object.prototype);

@@ -36,37 +36,77 @@ const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['headings', fail({ h1: ['Shop'] }, 'duplicate', null), 'The h1 heading repeats the page title.'],
   ['headings', fail({ h1: ['A', 'B', 'C'], h2: ['D'] }, 'too_many', null), '3 h1 headings; use exactly one.'],
   ['content_keywords', pass(['blue', 'widgets']), 'Title words found in the text: blue and widgets.'],
-  ['content_keywords', fail([], 'missing', ['blue', 'widgets', 'sale']), 'None of the title’s words appear in the text (looked for blue, widgets and sale).'],
+  [
+    'content_keywords',
+    fail([], 'missing', ['blue', 'widgets', 'sale']),
+    'None of the title’s words appear in the text (looked for blue, widgets and sale).',
+  ],
   ['content_keywords', fail([], 'missing', []), 'No title words to look for (no title, or only short and common words).'],
   ['image_keywords', pass(null), 'Every image has alt text.'],
-  ['image_keywords', fail([link('https://a.test/1.jpg'), link('https://a.test/2.jpg'), link('https://a.test/3.jpg')], 'missing',
-    [link('https://a.test/1.jpg'), link('https://a.test/2.jpg'), link('https://a.test/3.jpg')]), '3 images without alt text.'],
-  ['image_keywords', fail([link('https://a.test/1.jpg')], 'missing', [link('https://a.test/1.jpg')]), '1 image without alt text.'],
+  [
+    'image_keywords',
+    fail([link('https://a.test/1.jpg'), link('https://a.test/2.jpg'), link('https://a.test/3.jpg')], 'missing', [
+      link('https://a.test/1.jpg'),
+      link('https://a.test/2.jpg'),
+      link('https://a.test/3.jpg'),
+    ]),
+    '3 images without alt text.',
+  ],
+  [
+    'image_keywords',
+    fail([link('https://a.test/1.jpg')], 'missing', [link('https://a.test/1.jpg')]),
+    '1 image without alt text.',
+  ],
   ['image_format', pass(['AVIF', 'WebP']), 'Every image is in AVIF, WebP or SVG.'],
   ['image_format', fail(['AVIF', 'WebP'], 'bad_format', [link('https://a.test/w.jpg')]), '1 image not in AVIF, WebP or SVG.'],
-  ['in_page_links', pass({ Internals: [link('https://a.test/x', 'X')], Externals: [link('https://b.test/', 'B'), link('https://c.test/')] }),
-    '3 links: 1 internal, 2 external.'],
+  [
+    'in_page_links',
+    pass({ Internals: [link('https://a.test/x', 'X')], Externals: [link('https://b.test/', 'B'), link('https://c.test/')] }),
+    '3 links: 1 internal, 2 external.',
+  ],
   ['in_page_links', pass([]), 'No links on the page.'],
-  ['in_page_links', fail({ Internals: Array(151).fill(link('https://a.test/')) }, 'too_many', { max: '150' }),
-    '151 links (151 internal, 0 external); keep it at most 150.'],
+  [
+    'in_page_links',
+    fail({ Internals: Array(151).fill(link('https://a.test/')) }, 'too_many', { max: '150' }),
+    '151 links (151 internal, 0 external); keep it at most 150.',
+  ],
   ['load_time', pass(0.412), 'Load time 0.412 s (limit 2 s).'],
   ['load_time', fail(3.5, 'too_slow', { max: '2' }), 'Load time 3.5 s; keep it at most 2 s.'],
   ['page_size', pass(41236), 'Page size 41.2 KB (limit 330 KB).'],
   ['page_size', fail(412345, 'too_large', { max: '330000' }), 'Page size 412 KB; keep it at most 330 KB.'],
-  ['http_requests', pass({ JavaScripts: ['https://a.test/a.js'], CSS: ['https://a.test/s.css'], Images: ['https://a.test/1.png', 'https://a.test/2.png'] }),
-    '4 requests (1 script, 1 stylesheet, 2 images).'],
+  [
+    'http_requests',
+    pass({
+      JavaScripts: ['https://a.test/a.js'],
+      CSS: ['https://a.test/s.css'],
+      Images: ['https://a.test/1.png', 'https://a.test/2.png'],
+    }),
+    '4 requests (1 script, 1 stylesheet, 2 images).',
+  ],
   ['http_requests', pass([]), 'No requests for scripts, stylesheets, images or iframes.'],
-  ['http_requests', fail({ JavaScripts: Array(40).fill('https://a.test/a.js'), Iframes: Array(12).fill('https://a.test/f') }, 'too_many', { max: '50' }),
-    '52 requests (40 scripts, 12 iframes); keep it at most 50.'],
+  [
+    'http_requests',
+    fail({ JavaScripts: Array(40).fill('https://a.test/a.js'), Iframes: Array(12).fill('https://a.test/f') }, 'too_many', {
+      max: '50',
+    }),
+    '52 requests (40 scripts, 12 iframes); keep it at most 50.',
+  ],
   ['defer_javascript', pass(null), 'No render-blocking scripts.'],
   ['defer_javascript', fail(null, 'missing', ['https://a.test/app.js']), '1 script without defer or async blocks rendering.'],
-  ['defer_javascript', fail(null, 'missing', ['https://a.test/a.js', 'https://a.test/b.js']), '2 scripts without defer or async block rendering.'],
+  [
+    'defer_javascript',
+    fail(null, 'missing', ['https://a.test/a.js', 'https://a.test/b.js']),
+    '2 scripts without defer or async block rendering.',
+  ],
   ['dom_size', pass(812), '812 elements (limit 1,500).'],
   ['dom_size', fail(2340, 'too_many', { max: '1500' }), '2,340 elements; keep it at most 1,500.'],
   ['text_compression', pass(41236), 'The HTML is sent compressed (41.2 KB transferred).'],
   ['text_compression', fail(812, 'missing', null), 'The HTML is sent uncompressed (812 bytes transferred).'],
-  ['structured_data', pass({ 'Open Graph': { 'og:title': 'T', 'og:type': 'website' }, 'Schema.org': [{ '@type': 'Product' }] }),
-    'Found 2 Open Graph tags and 1 Schema.org item.'],
+  [
+    'structured_data',
+    pass({ 'Open Graph': { 'og:title': 'T', 'og:type': 'website' }, 'Schema.org': [{ '@type': 'Product' }] }),
+    'Found 2 Open Graph tags and 1 Schema.org item.',
+  ],
   ['structured_data', fail([], 'missing', null), 'No Open Graph, Twitter card or Schema.org data.'],
   ['meta_viewport', pass('width=device-width, initial-scale=1'), 'Viewport set to “width=device-width, initial-scale=1”.'],
   ['meta_viewport', fail(null, 'missing', null), 'No meta viewport tag.'],
@@ -74,12 +114,18 @@ const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['https_encryption', fail('http://a.test/', 'missing', 'https'), 'Served over plain HTTP, not HTTPS.'],
   ['seo_friendly_url', pass('https://a.test/blue-widgets'), 'The URL is readable and contains a word from the title.'],
   ['seo_friendly_url', fail('https://a.test/p/123', 'missing', null), 'No word of the URL’s host or path appears in the title.'],
-  ['seo_friendly_url', fail('https://a.test/Blue_Widgets?a=1&b=2&c=3', 'bad_format', null),
-    'The URL has underscores, capital letters and 3 query parameters.'],
+  [
+    'seo_friendly_url',
+    fail('https://a.test/Blue_Widgets?a=1&b=2&c=3', 'bad_format', null),
+    'The URL has underscores, capital letters and 3 query parameters.',
+  ],
   ['seo_friendly_url', fail('https://a.test/blue%20widgets', 'bad_format', null), 'The URL has spaces.'],
   // é percent-encoded is lower case once decoded: nothing specific to name, so the generic line.
-  ['seo_friendly_url', fail('https://a.test/caf%C3%A9', 'bad_format', null),
-    'The URL has underscores, spaces, capital letters or more than 2 query parameters.'],
+  [
+    'seo_friendly_url',
+    fail('https://a.test/caf%C3%A9', 'bad_format', null),
+    'The URL has underscores, spaces, capital letters or more than 2 query parameters.',
+  ],
   ['language', pass('en-US'), 'Language declared as “en-US”.'],
   ['language', fail(null, 'missing', null), 'No lang attribute on the html element.'],
   ['favicon', pass('https://a.test/icon.png'), 'Favicon found at https://a.test/icon.png.'],
@@ -93,9 +139,16 @@ const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['charset', fail(null, 'missing', null), 'No character encoding declared.'],
   ['deprecated_html_tags', pass(null), 'No deprecated HTML tags.'],
   ['deprecated_html_tags', fail(null, 'bad_tags', { center: 1, font: 3 }), '4 deprecated tags: <center> ×1 and <font> ×3.'],
-  ['404_page', pass('https://a.test/0123456789abcdef0123456789abcdef-404-check'), 'A URL that does not exist answers 404 as it should.'],
-  ['404_page', fail('https://a.test/0123456789abcdef0123456789abcdef-404-check', 'missing', null),
-    'A URL that does not exist did not answer 404 or 410.'],
+  [
+    '404_page',
+    pass('https://a.test/0123456789abcdef0123456789abcdef-404-check'),
+    'A URL that does not exist answers 404 as it should.',
+  ],
+  [
+    '404_page',
+    fail('https://a.test/0123456789abcdef0123456789abcdef-404-check', 'missing', null),
+    'A URL that does not exist did not answer 404 or 410.',
+  ],
   ['noindex', pass(null), 'No noindex directive: search engines may index the page.'],
   ['noindex', fail('noindex, nofollow', 'missing', null), 'Indexing blocked by “noindex, nofollow”.'],
   ['robots', pass(null), 'robots.txt allows crawling this URL.'],
@@ -105,16 +158,27 @@ const CASES: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
   ['sitemap', pass(['https://a.test/s1.xml', 'https://a.test/s2.xml']), '2 sitemaps found.'],
   ['sitemap', fail([], 'failed', null), 'No sitemap listed in robots.txt or found at /sitemap.xml.'],
   ['mixed_content', pass(null), 'No resources loaded over plain HTTP.'],
-  ['mixed_content', fail(null, 'failed', { Images: ['http://a.test/1.png', 'http://a.test/2.png'], JavaScripts: ['http://a.test/a.js'] }),
-    '3 resources loaded over plain HTTP: 2 images, 1 script.'],
+  [
+    'mixed_content',
+    fail(null, 'failed', { Images: ['http://a.test/1.png', 'http://a.test/2.png'], JavaScripts: ['http://a.test/a.js'] }),
+    '3 resources loaded over plain HTTP: 2 images, 1 script.',
+  ],
   ['server_signature', pass([]), 'No Server or X-Powered-By header.'],
   ['server_signature', pass(['nginx']), 'No version revealed (Server: nginx).'],
   ['server_signature', fail(['nginx/1.24.0'], 'failed', null), 'Headers reveal the server software: nginx/1.24.0.'],
   ['unsafe_cross_origin_links', pass(null), 'Every link opening a new tab is safe.'],
-  ['unsafe_cross_origin_links', fail(null, 'failed', ['https://b.test/', 'https://c.test/']), '2 external links open a new tab without noopener.'],
+  [
+    'unsafe_cross_origin_links',
+    fail(null, 'failed', ['https://b.test/', 'https://c.test/']),
+    '2 external links open a new tab without noopener.',
+  ],
   ['plaintext_email', pass(null), 'No e-mail addresses in plain text.'],
   ['plaintext_email', fail(null, 'failed', ['hello@acme.test']), '1 e-mail address in the page: hello@acme.test.'],
-  ['social', pass({ Twitter: [link('https://x.com/a')], Facebook: [link('https://facebook.com/a')] }), 'Links to Twitter and Facebook.'],
+  [
+    'social',
+    pass({ Twitter: [link('https://x.com/a')], Facebook: [link('https://facebook.com/a')] }),
+    'Links to Twitter and Facebook.',
+  ],
   ['social', fail([], 'missing', null), 'No links to social network profiles.'],
   ['inline_css', pass(null), 'At most one element has a style attribute.'],
   ['inline_css', fail(null, 'failed', ['margin:0', 'color:red']), '2 elements have a style attribute.'],
@@ -131,21 +195,51 @@ for (const [name, make, expected] of CASES) {
 
 test('the table covers a pass line and every failure key of every check', () => {
   const expectedKeys: Record<CheckName, string[]> = {
-    title: ['missing', 'too_many', 'length'], meta_description: ['missing'], headings: ['missing', 'duplicate', 'too_many'],
-    content_keywords: ['missing'], image_keywords: ['missing'], image_format: ['bad_format'], in_page_links: ['too_many'],
-    load_time: ['too_slow'], page_size: ['too_large'], http_requests: ['too_many'], defer_javascript: ['missing'],
-    dom_size: ['too_many'], text_compression: ['missing'], structured_data: ['missing'], meta_viewport: ['missing'],
-    https_encryption: ['missing'], seo_friendly_url: ['missing', 'bad_format'], language: ['missing'], favicon: ['missing'],
-    content_length: ['too_few'], text_html_ratio: ['too_small'], charset: ['missing'], deprecated_html_tags: ['bad_tags'],
-    '404_page': ['missing'], noindex: ['missing'], robots: ['failed'], sitemap: ['failed'], mixed_content: ['failed'],
-    server_signature: ['failed'], unsafe_cross_origin_links: ['failed'], plaintext_email: ['failed'], social: ['missing'],
+    title: ['missing', 'too_many', 'length'],
+    meta_description: ['missing'],
+    headings: ['missing', 'duplicate', 'too_many'],
+    content_keywords: ['missing'],
+    image_keywords: ['missing'],
+    image_format: ['bad_format'],
+    in_page_links: ['too_many'],
+    load_time: ['too_slow'],
+    page_size: ['too_large'],
+    http_requests: ['too_many'],
+    defer_javascript: ['missing'],
+    dom_size: ['too_many'],
+    text_compression: ['missing'],
+    structured_data: ['missing'],
+    meta_viewport: ['missing'],
+    https_encryption: ['missing'],
+    seo_friendly_url: ['missing', 'bad_format'],
+    language: ['missing'],
+    favicon: ['missing'],
+    content_length: ['too_few'],
+    text_html_ratio: ['too_small'],
+    charset: ['missing'],
+    deprecated_html_tags: ['bad_tags'],
+    '404_page': ['missing'],
+    noindex: ['missing'],
+    robots: ['failed'],
+    sitemap: ['failed'],
+    mixed_content: ['failed'],
+    server_signature: ['failed'],
+    unsafe_cross_origin_links: ['failed'],
+    plaintext_email: ['failed'],
+    social: ['missing'],
     inline_css: ['failed'],
   };
   for (const name of CHECK_NAMES) {
     const mine = CASES.filter(([n]) => n === name).map(([n, make]) => make(n));
-    assert.ok(mine.some((r) => r.passed), `${name}: no pass case`);
+    assert.ok(
+      mine.some((r) => r.passed),
+      `${name}: no pass case`,
+    );
     for (const key of expectedKeys[name]) {
-      assert.ok(mine.some((r) => r.errors && key in r.errors), `${name}: no ${key} case`);
+      assert.ok(
+        mine.some((r) => r.errors && key in r.errors),
+        `${name}: no ${key} case`,
+      );
     }
   }
 });
@@ -175,10 +269,19 @@ test('pass lines use the configured limits; failure lines the limits stored with
   assert.equal(describeCheck('load_time', pass(1.25)('load_time'), config), 'Load time 1.25 s (limit 5 s).');
   assert.equal(describeCheck('title', pass('Short')('title'), config), 'Title is 5 characters (limit 1–70).');
   // The stored limit wins over the current configuration: it is what the page was judged by.
-  assert.equal(describeCheck('load_time', fail(3, 'too_slow', { max: '2.5' })('load_time'), config), 'Load time 3 s; keep it at most 2.5 s.');
+  assert.equal(
+    describeCheck('load_time', fail(3, 'too_slow', { max: '2.5' })('load_time'), config),
+    'Load time 3 s; keep it at most 2.5 s.',
+  );
   // An unreadable stored limit falls back to the configuration.
-  assert.equal(describeCheck('load_time', fail(6, 'too_slow', { max: 'soon' })('load_time'), config), 'Load time 6 s; keep it at most 5 s.');
-  assert.equal(describeCheck('dom_size', fail(1700, 'too_many', { max: 1600 })('dom_size')), '1,700 elements; keep it at most 1,600.');
+  assert.equal(
+    describeCheck('load_time', fail(6, 'too_slow', { max: 'soon' })('load_time'), config),
+    'Load time 6 s; keep it at most 5 s.',
+  );
+  assert.equal(
+    describeCheck('dom_size', fail(1700, 'too_many', { max: 1600 })('dom_size')),
+    '1,700 elements; keep it at most 1,600.',
+  );
 });
 
 test('titles count code points, not UTF-16 units', () => {
@@ -194,12 +297,18 @@ test('unexpected shapes fall back to a generic line', () => {
   assert.equal(describeCheck('future_check' as CheckName, { passed: true, importance: 'low', value: 1 }), 'Passed.');
   // Shapes that are wrong only in part still give the specific line where they can.
   assert.equal(describeCheck('image_keywords', fail(null, 'missing', 'two')('image_keywords')), 'Some images have no alt text.');
-  assert.equal(describeCheck('robots', fail(null, 'failed', [42])('robots')), 'robots.txt could not be read (server error or no answer), so crawlers stay away.');
-  assert.equal(describeCheck('http_requests', fail({ JavaScripts: 'x' }, 'too_many', { max: '50' })('http_requests')), 'Over 50 requests.');
+  assert.equal(
+    describeCheck('robots', fail(null, 'failed', [42])('robots')),
+    'robots.txt could not be read (server error or no answer), so crawlers stay away.',
+  );
+  assert.equal(
+    describeCheck('http_requests', fail({ JavaScripts: 'x' }, 'too_many', { max: '50' })('http_requests')),
+    'Over 50 requests.',
+  );
 });
 
 test('page text is flattened to one short line: no newlines, no control characters', () => {
-  const hostile = 'noindex\n\u001b[31mred\u001b[0m\u202e evil\r\n' + 'x'.repeat(200);
+  const hostile = `noindex\n\u001b[31mred\u001b[0m\u202e evil\r\n${'x'.repeat(200)}`;
   const line = describeCheck('noindex', fail(hostile, 'missing', null)('noindex'));
   assert.doesNotMatch(line, /[\n\r\u001b\u202e]/);
   assert.ok(line.startsWith('Indexing blocked by “noindex [31mred [0m evil xxx'), line);
@@ -210,8 +319,10 @@ test('page text is flattened to one short line: no newlines, no control characte
 
 test('many items are summarised as "and N more"', () => {
   const emails = ['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test'];
-  assert.equal(describeCheck('plaintext_email', fail(null, 'failed', emails)('plaintext_email')),
-    '4 e-mail addresses in the page: a@x.test, b@x.test and 2 more.');
+  assert.equal(
+    describeCheck('plaintext_email', fail(null, 'failed', emails)('plaintext_email')),
+    '4 e-mail addresses in the page: a@x.test, b@x.test and 2 more.',
+  );
 });
 
 /** A stored check object with `omitted` (bounds.ts). */
@@ -222,46 +333,144 @@ function cut(make: (name: CheckName) => CheckResult, omitted: Record<string, num
 test('counts are exact: what the report lists plus what its omitted says it left out', () => {
   const thousand = (f: (i: number) => unknown) => Array.from({ length: 1000 }, (_, i) => f(i));
   const cases: Array<[CheckName, (n: CheckName) => CheckResult, string]> = [
-    ['in_page_links', cut(fail({ Internals: thousand((i) => link(`https://a.test/${i}`)), Externals: thousand((i) => link(`https://b.test/${i}`)) }, 'too_many', { max: '150' }),
-      { '/value/Internals': 89_000, '/value/Externals': 9_000 }), '100,000 links (90,000 internal, 10,000 external); keep it at most 150.'],
-    ['in_page_links', cut(pass({ Internals: [link('https://a.test/')] }), { '/value/Internals': 4 }), '5 links: 5 internal, 0 external.'],
-    ['headings', cut(fail({ h1: thousand(() => 'A'), h2: ['B'] }, 'too_many', null), { '/value/h1': 2000 }), '3,000 h1 headings; use exactly one.'],
-    ['headings', cut(fail({ h2: thousand(() => 'B') }, 'missing', null), { '/value/h2': 1 }), 'No h1 heading (1,001 other headings).'],
-    ['image_keywords', cut(fail(thousand(() => link('u')), 'missing', thousand(() => link('u'))), { '/value': 5, '/errors/missing': 5 }), '1,005 images without alt text.'],
-    ['image_format', cut(fail(['AVIF', 'WebP'], 'bad_format', thousand(() => link('u'))), { '/errors/bad_format': 1 }), '1,001 images not in AVIF, WebP or SVG.'],
-    ['http_requests', cut(fail({ JavaScripts: thousand(() => 'a.js'), Images: ['i.png'] }, 'too_many', { max: '50' }), { '/value/JavaScripts': 500 }),
-      '1,501 requests (1,500 scripts, 1 image); keep it at most 50.'],
-    ['defer_javascript', cut(fail(null, 'missing', ['a.js']), { '/errors/missing': 1 }), '2 scripts without defer or async block rendering.'],
-    ['structured_data', cut(pass({ 'Open Graph': { 'og:a': '1' }, 'Schema.org': [{}] }), { '/value/Open Graph': 9, '/value/Schema.org': 2 }),
-      'Found 10 Open Graph tags and 3 Schema.org items.'],
+    [
+      'in_page_links',
+      cut(
+        fail(
+          { Internals: thousand((i) => link(`https://a.test/${i}`)), Externals: thousand((i) => link(`https://b.test/${i}`)) },
+          'too_many',
+          { max: '150' },
+        ),
+        { '/value/Internals': 89_000, '/value/Externals': 9_000 },
+      ),
+      '100,000 links (90,000 internal, 10,000 external); keep it at most 150.',
+    ],
+    [
+      'in_page_links',
+      cut(pass({ Internals: [link('https://a.test/')] }), { '/value/Internals': 4 }),
+      '5 links: 5 internal, 0 external.',
+    ],
+    [
+      'headings',
+      cut(fail({ h1: thousand(() => 'A'), h2: ['B'] }, 'too_many', null), { '/value/h1': 2000 }),
+      '3,000 h1 headings; use exactly one.',
+    ],
+    [
+      'headings',
+      cut(fail({ h2: thousand(() => 'B') }, 'missing', null), { '/value/h2': 1 }),
+      'No h1 heading (1,001 other headings).',
+    ],
+    [
+      'image_keywords',
+      cut(
+        fail(
+          thousand(() => link('u')),
+          'missing',
+          thousand(() => link('u')),
+        ),
+        { '/value': 5, '/errors/missing': 5 },
+      ),
+      '1,005 images without alt text.',
+    ],
+    [
+      'image_format',
+      cut(
+        fail(
+          ['AVIF', 'WebP'],
+          'bad_format',
+          thousand(() => link('u')),
+        ),
+        { '/errors/bad_format': 1 },
+      ),
+      '1,001 images not in AVIF, WebP or SVG.',
+    ],
+    [
+      'http_requests',
+      cut(fail({ JavaScripts: thousand(() => 'a.js'), Images: ['i.png'] }, 'too_many', { max: '50' }), {
+        '/value/JavaScripts': 500,
+      }),
+      '1,501 requests (1,500 scripts, 1 image); keep it at most 50.',
+    ],
+    [
+      'defer_javascript',
+      cut(fail(null, 'missing', ['a.js']), { '/errors/missing': 1 }),
+      '2 scripts without defer or async block rendering.',
+    ],
+    [
+      'structured_data',
+      cut(pass({ 'Open Graph': { 'og:a': '1' }, 'Schema.org': [{}] }), { '/value/Open Graph': 9, '/value/Schema.org': 2 }),
+      'Found 10 Open Graph tags and 3 Schema.org items.',
+    ],
     ['sitemap', cut(pass(['https://a.test/s.xml']), { '/value': 1 }), '2 sitemaps found.'],
-    ['mixed_content', cut(fail(null, 'failed', { Images: ['http://a.test/1.png'] }), { '/errors/failed/Images': 2 }), '3 resources loaded over plain HTTP: 3 images.'],
-    ['unsafe_cross_origin_links', cut(fail(null, 'failed', ['https://b.test/']), { '/errors/failed': 1 }), '2 external links open a new tab without noopener.'],
-    ['plaintext_email', cut(fail(null, 'failed', ['a@x.test', 'b@x.test']), { '/errors/failed': 3 }), '5 e-mail addresses in the page: a@x.test, b@x.test and 3 more.'],
+    [
+      'mixed_content',
+      cut(fail(null, 'failed', { Images: ['http://a.test/1.png'] }), { '/errors/failed/Images': 2 }),
+      '3 resources loaded over plain HTTP: 3 images.',
+    ],
+    [
+      'unsafe_cross_origin_links',
+      cut(fail(null, 'failed', ['https://b.test/']), { '/errors/failed': 1 }),
+      '2 external links open a new tab without noopener.',
+    ],
+    [
+      'plaintext_email',
+      cut(fail(null, 'failed', ['a@x.test', 'b@x.test']), { '/errors/failed': 3 }),
+      '5 e-mail addresses in the page: a@x.test, b@x.test and 3 more.',
+    ],
     ['content_keywords', cut(pass(['blue']), { '/value': 2 }), 'Title words found in the text: blue and 2 more.'],
-    ['inline_css', cut(fail(null, 'failed', Array(50).fill('margin:0')), { '/errors/failed': 70 }), '120 elements have a style attribute.'],
+    [
+      'inline_css',
+      cut(fail(null, 'failed', Array(50).fill('margin:0')), { '/errors/failed': 70 }),
+      '120 elements have a style attribute.',
+    ],
     ['social', cut(pass({ Twitter: [link('https://x.com/a')] }), { '/value': 2 }), 'Links to Twitter and 2 more.'],
     // Whole groups left out: the total is unknown, so the line says only what is certain.
-    ['in_page_links', cut(fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' }), { '/value': 1 }), 'Over 150 links.'],
+    [
+      'in_page_links',
+      cut(fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' }), { '/value': 1 }),
+      'Over 150 links.',
+    ],
     ['structured_data', cut(pass({ Twitter: { 'twitter:card': 'x' } }), { '/value': 2 }), 'Passed.'],
   ];
   for (const [name, make, expected] of cases) assert.equal(describeCheck(name, make(name)), expected, name);
 });
 
 test('texts the report cut are "more than 2,048 characters"; older reports keep their exact length', () => {
-  assert.equal(describeCheck('title', fail(`${'T'.repeat(2048)}…`, 'length', { min: '1', max: '60' })('title')),
-    'Title is more than 2,048 characters; keep it between 1 and 60.');
-  assert.equal(describeCheck('title', fail('T'.repeat(5000), 'length', { min: '1', max: '60' })('title')),
-    'Title is 5,000 characters; keep it between 1 and 60.');
-  assert.equal(describeCheck('meta_description', pass(`${'😀'.repeat(2048)}…`)('meta_description')), 'Meta description is more than 2,048 characters.');
-  assert.equal(describeCheck('meta_description', pass(`${'d'.repeat(100)}…`)('meta_description')), 'Meta description is 101 characters.');
+  assert.equal(
+    describeCheck('title', fail(`${'T'.repeat(2048)}…`, 'length', { min: '1', max: '60' })('title')),
+    'Title is more than 2,048 characters; keep it between 1 and 60.',
+  );
+  assert.equal(
+    describeCheck('title', fail('T'.repeat(5000), 'length', { min: '1', max: '60' })('title')),
+    'Title is 5,000 characters; keep it between 1 and 60.',
+  );
+  assert.equal(
+    describeCheck('meta_description', pass(`${'😀'.repeat(2048)}…`)('meta_description')),
+    'Meta description is more than 2,048 characters.',
+  );
+  assert.equal(
+    describeCheck('meta_description', pass(`${'d'.repeat(100)}…`)('meta_description')),
+    'Meta description is 101 characters.',
+  );
 });
 
 test('a malformed omitted is ignored', () => {
   const links = fail({ Internals: [link('https://a.test/')] }, 'too_many', { max: '150' });
-  for (const omitted of [null, 'x', [], { '/value/Internals': -3 }, { '/value/Internals': 'many' }, { '/value/Internals': Infinity }, { '/value/Internals': 2.5 }]) {
+  for (const omitted of [
+    null,
+    'x',
+    [],
+    { '/value/Internals': -3 },
+    { '/value/Internals': 'many' },
+    { '/value/Internals': Infinity },
+    { '/value/Internals': 2.5 },
+  ]) {
     const stored = { ...links('in_page_links'), omitted } as unknown as CheckResult;
-    assert.equal(describeCheck('in_page_links', stored), '1 link (1 internal, 0 external); keep it at most 150.', JSON.stringify(omitted));
+    assert.equal(
+      describeCheck('in_page_links', stored),
+      '1 link (1 internal, 0 external); keep it at most 150.',
+      JSON.stringify(omitted),
+    );
   }
 });
 
@@ -276,20 +485,40 @@ test('formatBytes uses decimal units, as the limits are written', () => {
 });
 
 // docs/checks.md §4.1 "Head": the tag stands after an element that closed the head early.
-const closedEarly = (closer: unknown, key = 'missing') => (name: CheckName): CheckResult => ({
-  passed: false, importance: IMPORTANCE[name], value: null, errors: { [key]: null, head_closed_by: closer },
-});
+const closedEarly =
+  (closer: unknown, key = 'missing') =>
+  (name: CheckName): CheckResult => ({
+    passed: false,
+    importance: IMPORTANCE[name],
+    value: null,
+    errors: { [key]: null, head_closed_by: closer },
+  });
 const HEAD_CLOSED_CASES: Array<[CheckName, unknown, string]> = [
-  ['meta_description', '<iframe>',
-    'No meta description in the head: an <iframe> closed the head early, so the tag after it counts as body content. Move the tag above the <iframe>, or move the <iframe> into the body.'],
-  ['title', '<div>',
-    'No title tag in the head: a <div> closed the head early, so the tag after it counts as body content. Move the tag above the <div>, or move the <div> into the body.'],
-  ['meta_viewport', '<img>',
-    'No meta viewport tag in the head: an <img> closed the head early, so the tag after it counts as body content. Move the tag above the <img>, or move the <img> into the body.'],
-  ['charset', '#text',
-    'No character encoding declared in the head: stray text closed the head early, so the tag after it counts as body content. Move the tag above the text, or remove the text.'],
-  ['favicon', '<cookie-banner>',
-    'No icon link in the head, and no icon at /favicon.ico: a <cookie-banner> closed the head early, so the tag after it counts as body content. Move the tag above the <cookie-banner>, or move the <cookie-banner> into the body.'],
+  [
+    'meta_description',
+    '<iframe>',
+    'No meta description in the head: an <iframe> closed the head early, so the tag after it counts as body content. Move the tag above the <iframe>, or move the <iframe> into the body.',
+  ],
+  [
+    'title',
+    '<div>',
+    'No title tag in the head: a <div> closed the head early, so the tag after it counts as body content. Move the tag above the <div>, or move the <div> into the body.',
+  ],
+  [
+    'meta_viewport',
+    '<img>',
+    'No meta viewport tag in the head: an <img> closed the head early, so the tag after it counts as body content. Move the tag above the <img>, or move the <img> into the body.',
+  ],
+  [
+    'charset',
+    '#text',
+    'No character encoding declared in the head: stray text closed the head early, so the tag after it counts as body content. Move the tag above the text, or remove the text.',
+  ],
+  [
+    'favicon',
+    '<cookie-banner>',
+    'No icon link in the head, and no icon at /favicon.ico: a <cookie-banner> closed the head early, so the tag after it counts as body content. Move the tag above the <cookie-banner>, or move the <cookie-banner> into the body.',
+  ],
 ];
 
 for (const [name, closer, expected] of HEAD_CLOSED_CASES) {
@@ -299,7 +528,10 @@ for (const [name, closer, expected] of HEAD_CLOSED_CASES) {
 }
 
 test('head_closed_by is read only as a tag in angle brackets or #text; anything else leaves the main line', () => {
-  assert.match(describeCheck('meta_description', closedEarly('<iframe>')('meta_description')), /^No meta description in the head: an <iframe> closed/);
+  assert.match(
+    describeCheck('meta_description', closedEarly('<iframe>')('meta_description')),
+    /^No meta description in the head: an <iframe> closed/,
+  );
   for (const junk of [null, 42, ['<iframe>'], { tag: 'iframe' }, '', 'iframe', '<>', '<a<b>', '#TEXT', '<iframe', '\u001b[31m']) {
     assert.equal(describeCheck('meta_description', closedEarly(junk)('meta_description')), 'No meta description.', String(junk));
   }
@@ -308,7 +540,12 @@ test('head_closed_by is read only as a tag in angle brackets or #text; anything 
   assert.equal(describeCheck('noindex', closedEarly('<iframe>')('noindex')), 'The page tells search engines not to index it.');
   assert.equal(describeCheck('language', closedEarly('<iframe>')('language')), 'No lang attribute on the html element.');
   // As the first key it is no failure key at all.
-  const first = { passed: false, importance: 'high', value: null, errors: { head_closed_by: '<iframe>', missing: null } } as CheckResult;
+  const first = {
+    passed: false,
+    importance: 'high',
+    value: null,
+    errors: { head_closed_by: '<iframe>', missing: null },
+  } as CheckResult;
   assert.equal(describeCheck('meta_description', first), 'Failed.');
 });
 
@@ -322,27 +559,63 @@ test('property: any head_closed_by gives one line of at most 260 characters; a t
   const heads = ['title', 'meta_description', 'meta_viewport', 'charset', 'favicon'] as const;
   const tagName = fc.stringMatching(/^[a-z][a-z0-9-]{0,80}$/);
   fc.assert(
-    fc.property(fc.constantFrom(...heads), tagName, fc.oneof(fc.string({ maxLength: 200 }).map((s) => `<${s}>`), fc.jsonValue()), (name, tag, junk) => {
-      const named = describeCheck(name, closedEarly(`<${tag}>`)(name));
-      assert.match(named, /closed the head early/);
-      for (const line of [named, describeCheck(name, closedEarly(junk)(name))]) {
-        assert.doesNotMatch(line, /[\n\r\p{Cc}]/u);
-        assert.ok([...line].length <= 260, `${name}: ${line.length}: ${line}`);
-      }
-    }),
+    fc.property(
+      fc.constantFrom(...heads),
+      tagName,
+      fc.oneof(
+        fc.string({ maxLength: 200 }).map((s) => `<${s}>`),
+        fc.jsonValue(),
+      ),
+      (name, tag, junk) => {
+        const named = describeCheck(name, closedEarly(`<${tag}>`)(name));
+        assert.match(named, /closed the head early/);
+        for (const line of [named, describeCheck(name, closedEarly(junk)(name))]) {
+          assert.doesNotMatch(line, /[\n\r\p{Cc}]/u);
+          assert.ok([...line].length <= 260, `${name}: ${line.length}: ${line}`);
+        }
+      },
+    ),
     { numRuns: 2000 },
   );
 });
 
 test('property: any stored JSON gives one line of at most 150 characters, never an exception', () => {
   const json = fc.jsonValue({ maxDepth: 3 });
-  const stored = fc.record({
-    passed: fc.oneof(fc.boolean(), json),
-    importance: json,
-    value: json,
-    errors: fc.oneof(json, fc.dictionary(fc.constantFrom('missing', 'too_many', 'length', 'failed', 'bad_tags', 'too_few', 'bad_format', 'too_slow', 'too_large', 'too_small', 'duplicate'), json, { maxKeys: 1 })),
-    omitted: fc.oneof(json, fc.dictionary(fc.constantFrom('/value', '/value/Internals', '/value/h1', '/errors/failed', '/errors/missing', '/errors/too_many'), fc.oneof(fc.nat(), json))),
-  }, { requiredKeys: [] });
+  const stored = fc.record(
+    {
+      passed: fc.oneof(fc.boolean(), json),
+      importance: json,
+      value: json,
+      errors: fc.oneof(
+        json,
+        fc.dictionary(
+          fc.constantFrom(
+            'missing',
+            'too_many',
+            'length',
+            'failed',
+            'bad_tags',
+            'too_few',
+            'bad_format',
+            'too_slow',
+            'too_large',
+            'too_small',
+            'duplicate',
+          ),
+          json,
+          { maxKeys: 1 },
+        ),
+      ),
+      omitted: fc.oneof(
+        json,
+        fc.dictionary(
+          fc.constantFrom('/value', '/value/Internals', '/value/h1', '/errors/failed', '/errors/missing', '/errors/too_many'),
+          fc.oneof(fc.nat(), json),
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  );
   fc.assert(
     fc.property(fc.constantFrom(...CHECK_NAMES), fc.oneof(stored, json), (name, result) => {
       const line = describeCheck(name, result as CheckResult);

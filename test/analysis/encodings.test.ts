@@ -12,7 +12,12 @@ import type { CheckResults } from '../../src/analysis/types.js';
 function analyse(fixture: string, contentType = 'text/html'): CheckResults & { charsetUsed: string } {
   const bytes = readFileSync(new URL(`../fixtures/pages/${fixture}`, import.meta.url));
   const { html, charset } = decodeHtml(bytes, contentType);
-  const snapshot = makeSnapshot({ html, wireBytes: bytes.length, charsetUsed: charset, headers: { 'content-type': [contentType] } });
+  const snapshot = makeSnapshot({
+    html,
+    wireBytes: bytes.length,
+    charsetUsed: charset,
+    headers: { 'content-type': [contentType] },
+  });
   return { ...runChecks(snapshot).results, charsetUsed: charset };
 }
 

@@ -14,7 +14,8 @@ async function analyse(engine: Engine, html: string, finalUrl = 'https://www.exa
   return { declaredIcon: parsed.declaredIcon, ...(await parsed.check(makeSnapshot({ html, finalUrl }), DEFAULT_CONFIG)) };
 }
 
-const bigPage = (elements: number) => `<html><head><title>x</title></head><body>${'<div><a href="/p">link</a></div>'.repeat(elements)}</body></html>`;
+const bigPage = (elements: number) =>
+  `<html><head><title>x</title></head><body>${'<div><a href="/p">link</a></div>'.repeat(elements)}</body></html>`;
 
 describe('the engine pool', () => {
   const pools: EnginePool[] = [];
@@ -36,7 +37,10 @@ describe('the engine pool', () => {
 
   test('a page that needs more memory than a worker may have fails as too_complex; the next page is analysed', async () => {
     const engine = pool(1, { maxHeapMb: 16 });
-    await assert.rejects(analyse(engine, bigPage(200_000)), (error: unknown) => error instanceof FetchError && error.reason === 'too_complex');
+    await assert.rejects(
+      analyse(engine, bigPage(200_000)),
+      (error: unknown) => error instanceof FetchError && error.reason === 'too_complex',
+    );
     const after = await analyse(engine, SAMPLE_HTML);
     assert.equal(after.results.title.value, 'Blue widgets for sale');
     assert.equal(engine.started, 2, 'the dead worker was replaced');
@@ -44,7 +48,10 @@ describe('the engine pool', () => {
 
   test('a job past its deadline fails and its worker is replaced', async () => {
     const engine = pool(1, { jobTimeoutMs: 1 });
-    await assert.rejects(analyse(engine, bigPage(100_000)), (error: unknown) => error instanceof FetchError && error.reason === 'too_complex');
+    await assert.rejects(
+      analyse(engine, bigPage(100_000)),
+      (error: unknown) => error instanceof FetchError && error.reason === 'too_complex',
+    );
     assert.ok(engine.started >= 1);
   });
 
@@ -62,11 +69,15 @@ describe('the engine pool', () => {
     assert.equal(engine.started, 3);
   });
 
-  test('accounts take turns: another account\'s page waits for the job in progress, not for a burst', async () => {
+  test("accounts take turns: another account's page waits for the job in progress, not for a burst", async () => {
     const engine = pool(1);
     await analyse(engine, SAMPLE_HTML); // the worker is up
     const order: string[] = [];
-    const page = (who: string, html: string) => engine.parse(html, 'https://example.com/', who).then((p) => (order.push(who), p.discard()));
+    const page = (who: string, html: string) =>
+      engine.parse(html, 'https://example.com/', who).then((p) => {
+        order.push(who);
+        p.discard();
+      });
     const burst = Array.from({ length: 6 }, () => page('A', bigPage(20_000)));
     const single = page('B', SAMPLE_HTML);
     await Promise.all([...burst, single]);

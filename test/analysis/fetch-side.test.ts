@@ -215,7 +215,11 @@ test('/favicon.ico is probed only when the page declares no icon', async (t) => 
 
 test('/favicon.ico is probed when the icon link stands after an element that closed the head', async (t) => {
   const server = await serve(t, (req, res) => {
-    if (req.url === '/') return void page(res, '<html><head><title>T</title><iframe src="/ad"></iframe><link rel="icon" href="/icon.png"></head><body>Hi</body></html>');
+    if (req.url === '/')
+      return void page(
+        res,
+        '<html><head><title>T</title><iframe src="/ad"></iframe><link rel="icon" href="/icon.png"></head><body>Hi</body></html>',
+      );
     if (req.url === '/favicon.ico') return void res.writeHead(200, { 'content-type': 'image/x-icon' }).end('ICO');
     text(res, 404, 'nope');
   });
@@ -229,8 +233,9 @@ test('side fetches go to the final origin, without the cookies of the page chain
     if (req.url === '/landing') return void page(res);
     text(res, 404, 'nope');
   });
-  const entry = await serve(t, (_req, res) =>
-    void res.writeHead(301, { location: `${target.origin}/landing`, 'set-cookie': 'sid=1; Path=/' }).end(),
+  const entry = await serve(
+    t,
+    (_req, res) => void res.writeHead(301, { location: `${target.origin}/landing`, 'set-cookie': 'sid=1; Path=/' }).end(),
   );
   const { snapshot } = await fetchSnapshot(`${entry.origin}/start`, { config: testConfig() });
   assert.equal(snapshot.finalUrl, `${target.origin}/landing`);
@@ -245,7 +250,8 @@ test('a failing or hanging side fetch fails only itself, within its own deadline
     if (req.url === '/') return void page(res, WITHOUT_ICON);
     if (req.url === '/robots.txt') return void req.socket.destroy(); // connection dropped
     if (req.url === '/favicon.ico') return; // never answers
-    if (req.url === '/sitemap.xml') return void res.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'zip' }).end('?');
+    if (req.url === '/sitemap.xml')
+      return void res.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'zip' }).end('?');
     text(res, 404, 'nope');
   });
   const { snapshot } = await fetchSnapshot(server.origin, { config: testConfig({ timeoutMs: 600 }) });

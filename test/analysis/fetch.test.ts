@@ -340,11 +340,17 @@ test('non-HTML types and non-2xx statuses are refused; HTML variants are accepte
     res.writeHead(200, { 'content-type': types[req.url ?? ''] ?? 'text/html' }).end(PAGE);
   });
   const config = testConfig();
-  await assert.rejects(fetchSnapshot(`${server.origin}/png`, { config }), isFetchError('not_html', 'The address is not HTML (image/png).'));
+  await assert.rejects(
+    fetchSnapshot(`${server.origin}/png`, { config }),
+    isFetchError('not_html', 'The address is not HTML (image/png).'),
+  );
   await assert.rejects(fetchSnapshot(`${server.origin}/json`, { config }), isFetchError('not_html', /application\/json/));
   await assert.rejects(fetchSnapshot(`${server.origin}/text`, { config }), isFetchError('not_html'));
   await assert.rejects(fetchSnapshot(`${server.origin}/garbage`, { config }), isFetchError('not_html'));
-  await assert.rejects(fetchSnapshot(`${server.origin}/404`, { config }), isFetchError('bad_status', 'The page answered with HTTP status 404.'));
+  await assert.rejects(
+    fetchSnapshot(`${server.origin}/404`, { config }),
+    isFetchError('bad_status', 'The page answered with HTTP status 404.'),
+  );
   await assert.rejects(fetchSnapshot(`${server.origin}/500`, { config }), isFetchError('bad_status', /500/));
   await assert.rejects(fetchSnapshot(`${server.origin}/302-no-location`, { config }), isFetchError('bad_status', /302/));
   for (const path of ['/xhtml', '/upper']) {
@@ -388,7 +394,11 @@ test('charset decoding: BOM > header > meta prescan > UTF-8, with WHATWG labels'
     },
     'shift_jis from meta charset': {
       type: 'text/html',
-      body: Buffer.concat([latin('<meta charset="Shift_JIS"><p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]), latin('</p>')]),
+      body: Buffer.concat([
+        latin('<meta charset="Shift_JIS"><p>'),
+        Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]),
+        latin('</p>'),
+      ]),
       html: '<meta charset="Shift_JIS"><p>日本語</p>',
       charset: 'shift_jis',
     },
@@ -428,7 +438,11 @@ test('charset decoding: BOM > header > meta prescan > UTF-8, with WHATWG labels'
     },
     'a meta past the first 1024 bytes is not seen': {
       type: 'text/html',
-      body: Buffer.concat([latin(`<!--${'x'.repeat(1100)}--><meta charset="windows-1252"><p>`), Buffer.from([0xe9]), latin('</p>')]),
+      body: Buffer.concat([
+        latin(`<!--${'x'.repeat(1100)}--><meta charset="windows-1252"><p>`),
+        Buffer.from([0xe9]),
+        latin('</p>'),
+      ]),
       html: `<!--${'x'.repeat(1100)}--><meta charset="windows-1252"><p>\ufffd</p>`,
       charset: 'utf-8',
     },

@@ -8,7 +8,11 @@ import { HEAD_CASES } from './head-cases.js';
 
 /** The lookups as labelled in head-cases.ts; titles, metas and links each keep document order. */
 function labels(titles: string[], metas: Meta[], links: HeadLink[]): string[] {
-  return [...metas.map((m) => `meta:${m.rawName}`), ...titles.map((t) => `title:${t}`), ...links.map((l) => `link:${l.href}`)].sort();
+  return [
+    ...metas.map((m) => `meta:${m.rawName}`),
+    ...titles.map((t) => `title:${t}`),
+    ...links.map((l) => `link:${l.href}`),
+  ].sort();
 }
 
 function region(a: Artifacts) {
@@ -30,7 +34,10 @@ for (const c of HEAD_CASES) {
 }
 
 test('head region: lookups inside a head <noscript> or <template> stay head content', () => {
-  const a = buildArtifacts('<head><noscript><link rel="stylesheet" href="s.css"></noscript><template><meta name="t"></template><iframe></iframe></head>', 'http://example.test/');
+  const a = buildArtifacts(
+    '<head><noscript><link rel="stylesheet" href="s.css"></noscript><template><meta name="t"></template><iframe></iframe></head>',
+    'http://example.test/',
+  );
   assert.deepEqual(region(a), { head: ['link:s.css', 'meta:t'], stray: [], closedBy: '<iframe>' });
 });
 

@@ -12,17 +12,39 @@ import { htmlish } from './arbitraries.js';
 
 const url = fc.oneof(
   fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  fc.constantFrom('http://127.0.0.1:8080/a', 'https://www.example.test/Blue_Widgets?a=1&b=2&c=3', 'http://xn--bcher-kva.example/'),
+  fc.constantFrom(
+    'http://127.0.0.1:8080/a',
+    'https://www.example.test/Blue_Widgets?a=1&b=2&c=3',
+    'http://xn--bcher-kva.example/',
+  ),
   fc.string({ maxLength: 30 }),
 );
 const status = fc.oneof(fc.constantFrom(200, 204, 301, 404, 410, 500, 503), fc.integer({ min: 0, max: 999 }));
 const failure = fc.constantFrom('timeout', 'network', 'too_many_redirects', 'dns') as fc.Arbitrary<'timeout'>;
-const headerValues = fc.array(fc.oneof(fc.constantFrom('gzip', 'br, zstd', 'nginx/1.2', 'noindex', 'googlebot: none', 'text/html; charset="x"'), fc.string({ maxLength: 20 })), { maxLength: 3 });
+const headerValues = fc.array(
+  fc.oneof(
+    fc.constantFrom('gzip', 'br, zstd', 'nginx/1.2', 'noindex', 'googlebot: none', 'text/html; charset="x"'),
+    fc.string({ maxLength: 20 }),
+  ),
+  { maxLength: 3 },
+);
 const robotsBody = fc
   .array(
     fc.oneof(
-      fc.constantFrom('User-agent: *', 'User-agent: RankscopeBot', 'Disallow: /', 'Disallow: /*?', 'Allow: /a$', 'Sitemap: /s.xml', 'Sitemap: http://[bad', '\uFEFF', '# c'),
-      fc.tuple(fc.constantFrom('allow', 'disallow', 'sitemap', 'user-agent'), fc.string({ maxLength: 15 })).map(([k, v]) => `${k}:${v}`),
+      fc.constantFrom(
+        'User-agent: *',
+        'User-agent: RankscopeBot',
+        'Disallow: /',
+        'Disallow: /*?',
+        'Allow: /a$',
+        'Sitemap: /s.xml',
+        'Sitemap: http://[bad',
+        '\uFEFF',
+        '# c',
+      ),
+      fc
+        .tuple(fc.constantFrom('allow', 'disallow', 'sitemap', 'user-agent'), fc.string({ maxLength: 15 }))
+        .map(([k, v]) => `${k}:${v}`),
     ),
     { maxLength: 12 },
   )
@@ -33,17 +55,32 @@ const snapshot: fc.Arbitrary<PageSnapshot> = fc
     html: htmlish,
     finalUrl: url,
     headers: fc.record(
-      { 'content-type': headerValues, 'content-encoding': headerValues, server: headerValues, 'x-powered-by': headerValues, 'x-robots-tag': headerValues },
+      {
+        'content-type': headerValues,
+        'content-encoding': headerValues,
+        server: headerValues,
+        'x-powered-by': headerValues,
+        'x-robots-tag': headerValues,
+      },
       { requiredKeys: [] },
     ),
     wireBytes: fc.nat(),
     loadTime: fc.oneof(fc.double({ min: 0, max: 100, noNaN: true }), fc.constant(Number.NaN)),
     robots: fc.oneof(fc.record({ url, status, body: robotsBody }), fc.record({ error: failure })),
     notFoundProbe: fc.oneof(fc.record({ url, status }), fc.record({ url, error: failure })),
-    faviconProbe: fc.oneof(fc.constant(null), fc.record({ status, contentType: fc.option(fc.constantFrom('image/png', 'text/html', '')) }), fc.record({ error: failure })),
+    faviconProbe: fc.oneof(
+      fc.constant(null),
+      fc.record({ status, contentType: fc.option(fc.constantFrom('image/png', 'text/html', '')) }),
+      fc.record({ error: failure }),
+    ),
     sitemapProbe: fc.oneof(
       fc.constant(null),
-      fc.record({ url, status, contentType: fc.option(fc.constantFrom('application/xml', 'text/plain')), bodyStart: fc.constantFrom('', '<?xml', '<urlset', 'x') }),
+      fc.record({
+        url,
+        status,
+        contentType: fc.option(fc.constantFrom('application/xml', 'text/plain')),
+        bodyStart: fc.constantFrom('', '<?xml', '<urlset', 'x'),
+      }),
       fc.record({ error: failure }),
     ),
   })
@@ -73,9 +110,15 @@ function assertWellFormed({ result, results }: AnalysisResult): void {
 }
 
 test('random HTML-ish pages: 33 well-formed results, no exception', () => {
-  fc.assert(fc.property(htmlish, (html) => assertWellFormed(runChecks(makeSnapshot({ html })))), { numRuns: 400 });
+  fc.assert(
+    fc.property(htmlish, (html) => assertWellFormed(runChecks(makeSnapshot({ html })))),
+    { numRuns: 400 },
+  );
 });
 
 test('random snapshots: 33 well-formed results, no exception', () => {
-  fc.assert(fc.property(snapshot, (s) => assertWellFormed(runChecks(s))), { numRuns: 400 });
+  fc.assert(
+    fc.property(snapshot, (s) => assertWellFormed(runChecks(s))),
+    { numRuns: 400 },
+  );
 });

@@ -24,7 +24,10 @@ function analyse(html: string, finalUrl = 'http://example.test/'): CheckResults 
 
 /** The list at a JSON Pointer of a check object. */
 function listAt(check: CheckResult, pointer: string): unknown[] {
-  return pointer.split('/').slice(1).reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], check) as unknown[];
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], check) as unknown[];
 }
 
 function exactCount(check: CheckResult, pointer: string): number {
@@ -63,7 +66,10 @@ test('a 4 MB page with 100,000 links: results within the budget, omitted exact, 
   assert.deepEqual(results.social.omitted, { '/value/Facebook': 9_000 });
   assert.equal(results.unsafe_cross_origin_links.passed, false);
   assert.deepEqual(results.unsafe_cross_origin_links.omitted, { '/errors/failed': 9_000 });
-  assert.equal(describeCheck('unsafe_cross_origin_links', results.unsafe_cross_origin_links), '10,000 external links open a new tab without noopener.');
+  assert.equal(
+    describeCheck('unsafe_cross_origin_links', results.unsafe_cross_origin_links),
+    '10,000 external links open a new tab without noopener.',
+  );
   assert.equal(results.dom_size.value, 100_000 + 4, 'counts are of the whole page');
   assert.equal(results.title.omitted, undefined, 'checks with nothing cut are unchanged');
 });
@@ -73,7 +79,7 @@ test('100,000 unclosed <a>s: each link has its own text, as in a browser, and th
   const results = analyse(html);
   const listed = listAt(results.in_page_links, '/value/Internals') as { url: string; text: string }[];
   assert.equal(listed.length, 1000);
-  listed.forEach((link, i) => assert.equal(link.text, `Link ${i}`));
+  for (const [i, link] of listed.entries()) assert.equal(link.text, `Link ${i}`);
   assert.deepEqual(results.in_page_links.omitted, { '/value/Internals': 99_000 });
   assert.ok(bytes(results) < 200_000, `${bytes(results)} bytes`);
 });
@@ -87,7 +93,9 @@ test('a link text of a megabyte is cut at 2,048 code points with "…"', () => {
 test('a 1 MB title and a 1 MB data: image: capped strings, verdicts on the full data', () => {
   const title = 'T'.repeat(MB);
   const image = `data:image/webp;base64,${'A'.repeat(MB)}`;
-  const results = analyse(page(`<img src="${image}">`, `<title>${title}</title><meta name="description" content="${'d'.repeat(MB)}">`));
+  const results = analyse(
+    page(`<img src="${image}">`, `<title>${title}</title><meta name="description" content="${'d'.repeat(MB)}">`),
+  );
   assert.equal(results.title.value, `${'T'.repeat(2048)}…`);
   assert.deepEqual(results.title.errors, { length: { min: '1', max: '60' } });
   assert.equal(describeCheck('title', results.title), 'Title is more than 2,048 characters; keep it between 1 and 60.');
@@ -106,7 +114,10 @@ test('a huge JSON-LD block: entries, items, nesting and strings are bounded and 
   for (let i = 0; i < 100_000; i++) wide[`k${i}`] = i;
   let deep: unknown = 'bottom';
   for (let i = 0; i < 90; i++) deep = { down: deep };
-  const ld = [wide, { '@context': 'https://schema.org', list: Array.from({ length: 100_000 }, (_, i) => i), deep, text: 'x'.repeat(MB) }];
+  const ld = [
+    wide,
+    { '@context': 'https://schema.org', list: Array.from({ length: 100_000 }, (_, i) => i), deep, text: 'x'.repeat(MB) },
+  ];
   const results = analyse(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`));
   const sd = results.structured_data;
   assert.equal(sd.passed, true);
@@ -135,7 +146,10 @@ test('over the size budget: the largest check is cut further (200 items of 1,024
   assert.equal(listed.length, 200);
   assert.equal(listed[0].text, `0 ${'x'.repeat(1022)}…`);
   assert.deepEqual(results.in_page_links.omitted, { '/value/Internals': 1000 });
-  assert.equal(describeCheck('in_page_links', results.in_page_links), '1,200 links (1,200 internal, 0 external); keep it at most 150.');
+  assert.equal(
+    describeCheck('in_page_links', results.in_page_links),
+    '1,200 links (1,200 internal, 0 external); keep it at most 150.',
+  );
   assert.equal(results.in_page_links.passed, false);
 });
 
@@ -143,7 +157,11 @@ test('normal pages: every check object is exactly what the check measured, witho
   const pages = [
     readFileSync(new URL('../fixtures/pages/worked-example.html', import.meta.url), 'utf8'),
     goodPage(),
-    page(Array.from({ length: 150 }, (_, i) => `<p style="x"><a href="/a/${i}">Article ${i}</a><img src="/i/${i}.jpg"></p>`).join('')),
+    page(
+      Array.from({ length: 150 }, (_, i) => `<p style="x"><a href="/a/${i}">Article ${i}</a><img src="/i/${i}.jpg"></p>`).join(
+        '',
+      ),
+    ),
   ];
   for (const html of pages) {
     const snapshot = makeSnapshot({ html });

@@ -6,14 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { compilePattern, matchesPath, type StepMeter } from '../../src/analysis/robots-pattern.js';
-import {
-  compileRobots,
-  decidingRule,
-  normalise,
-  patternMatches,
-  rulesFor,
-  type RobotsRule,
-} from '../../src/analysis/robots.js';
+import { compileRobots, decidingRule, normalise, patternMatches, rulesFor, type RobotsRule } from '../../src/analysis/robots.js';
 
 // ---- The oracle: the matcher as it was before compilation (O(pattern × path)). ----
 
@@ -63,7 +56,10 @@ const path = fc.string({ unit: fc.constantFrom('/', 'a', 'b', 'a', 'b', '*', '$'
 // `%61` normalises to `a`: rules written differently can tie on the same pattern.
 const written = fc.string({ unit: fc.constantFrom('/', 'a', 'b', '*', '$', '%61'), maxLength: 8 });
 const rule = fc
-  .tuple(fc.boolean(), written.filter((w) => w !== ''))
+  .tuple(
+    fc.boolean(),
+    written.filter((w) => w !== ''),
+  )
   .map(([allow, w]): RobotsRule => ({ allow, pattern: normalise(w), written: w }));
 
 test('property: the compiled matcher agrees with the old algorithm on every pattern and path', () => {
@@ -78,7 +74,7 @@ test('property: the compiled matcher agrees with the old algorithm on every patt
   const ab = (maxLength: number) => fc.string({ unit: fc.constantFrom('a', 'b'), maxLength });
   const wildcards = fc
     .tuple(fc.array(ab(6), { minLength: 1, maxLength: 3 }), fc.boolean())
-    .map(([parts, anchored]) => '*' + parts.join('*') + (anchored ? '$' : ''));
+    .map(([parts, anchored]) => `*${parts.join('*')}${anchored ? '$' : ''}`);
   fc.assert(
     fc.property(wildcards, ab(20), (p, s) => {
       assert.equal(patternMatches(p, s), oldPatternMatches(p, s), `pattern ${JSON.stringify(p)} path ${JSON.stringify(s)}`);
@@ -130,12 +126,12 @@ function bound(patternText: string, pathText: string): number {
 
 // Each input makes some algorithm quadratic: many `*`s for the old one (every `*` lists every
 // end position), a long self-overlapping segment for a naive substring search.
-const PATH = '/' + 'a'.repeat(15_000);
+const PATH = `/${'a'.repeat(15_000)}`;
 const PATHOLOGICAL = [
-  '/' + '*a'.repeat(1_000) + '*b',
-  '/*' + 'a'.repeat(1_000) + 'b',
-  '/*' + 'a'.repeat(1_000) + 'b*a$',
-  '/*' + 'a*'.repeat(500) + 'a$',
+  `/${'*a'.repeat(1_000)}*b`,
+  `/*${'a'.repeat(1_000)}b`,
+  `/*${'a'.repeat(1_000)}b*a$`,
+  `/*${'a*'.repeat(500)}a$`,
 ];
 
 test('a pathological pattern on a 15,000-character path costs comparisons linear in both', () => {

@@ -25,21 +25,34 @@ test('patternMatches: prefix, * and a final $', () => {
 });
 
 test('patternMatches: many wildcards stay fast on a long path', () => {
-  const path = '/' + 'a'.repeat(5000);
+  const path = `/${'a'.repeat(5000)}`;
   assert.equal(patternMatches('/*a*a*a*a*a*a*a*a*b', path), false);
 });
 
 test('rulesFor: our groups merged, else *, else nothing', () => {
-  const body = 'User-agent: *\nDisallow: /star\n\nUser-agent: RankscopeBot\nDisallow: /one\n\nUser-agent: rankscopebot\nAllow: /two';
-  assert.deepEqual(rulesFor(body, 'RankscopeBot').map((r) => r.written), ['/one', '/two']);
-  assert.deepEqual(rulesFor(body, 'OtherBot').map((r) => r.written), ['/star']);
+  const body =
+    'User-agent: *\nDisallow: /star\n\nUser-agent: RankscopeBot\nDisallow: /one\n\nUser-agent: rankscopebot\nAllow: /two';
+  assert.deepEqual(
+    rulesFor(body, 'RankscopeBot').map((r) => r.written),
+    ['/one', '/two'],
+  );
+  assert.deepEqual(
+    rulesFor(body, 'OtherBot').map((r) => r.written),
+    ['/star'],
+  );
   assert.deepEqual(rulesFor('User-agent: a\nDisallow: /', 'b'), []);
 });
 
 test('rulesFor: a group ends at the first user-agent line after a rule', () => {
   const body = 'User-agent: a\nUser-agent: b\nDisallow: /x\nUser-agent: c\nDisallow: /y';
-  assert.deepEqual(rulesFor(body, 'b').map((r) => r.written), ['/x']);
-  assert.deepEqual(rulesFor(body, 'c').map((r) => r.written), ['/y']);
+  assert.deepEqual(
+    rulesFor(body, 'b').map((r) => r.written),
+    ['/x'],
+  );
+  assert.deepEqual(
+    rulesFor(body, 'c').map((r) => r.written),
+    ['/y'],
+  );
 });
 
 test('blockingPattern: the deciding disallow as written', () => {
@@ -50,7 +63,10 @@ test('blockingPattern: the deciding disallow as written', () => {
 
 test('sitemapUrls: any group or none, resolved, deduplicated, fragment dropped', () => {
   const body = 'Sitemap: /s1.xml\nUser-agent: *\nsitemap: https://other.test/s2.xml#x\nSITEMAP:/s1.xml\nSitemap:\nDisallow: /';
-  assert.deepEqual(sitemapUrls(body, 'http://h.test:8080/robots.txt'), ['http://h.test:8080/s1.xml', 'https://other.test/s2.xml']);
+  assert.deepEqual(sitemapUrls(body, 'http://h.test:8080/robots.txt'), [
+    'http://h.test:8080/s1.xml',
+    'https://other.test/s2.xml',
+  ]);
 });
 
 test('only space and tab are whitespace around fields and values; a BOM past the start is data', () => {
@@ -65,9 +81,15 @@ test('only space and tab are whitespace around fields and values; a BOM past the
   assert.equal(blockingPattern(bomAfter, token, 'http://h.test/private%EF%BB%BF/x'), '/private\uFEFF');
   // Before a field name it makes an unknown field: no new group for RankscopeBot opens.
   const bomField = 'User-agent: *\nDisallow: /a\n\uFEFFUser-agent: RankscopeBot\nDisallow: /b';
-  assert.deepEqual(rulesFor(bomField, token).map((r) => r.written), ['/a', '/b']);
+  assert.deepEqual(
+    rulesFor(bomField, token).map((r) => r.written),
+    ['/a', '/b'],
+  );
   assert.equal(blockingPattern(bomField, token, 'http://h.test/a'), '/a');
   // Other Unicode spaces are data as well.
   assert.equal(blockingPattern('User-agent: *\nDisallow:\u00A0/x', token, 'http://h.test/x'), null);
-  assert.deepEqual(rulesFor('User-agent: *\n\u00A0Disallow: /x\nDisallow: /y\u2003', token).map((r) => r.written), ['/y\u2003']);
+  assert.deepEqual(
+    rulesFor('User-agent: *\n\u00A0Disallow: /x\nDisallow: /y\u2003', token).map((r) => r.written),
+    ['/y\u2003'],
+  );
 });

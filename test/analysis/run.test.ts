@@ -9,17 +9,46 @@ import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
 
 const importance: Record<string, string> = {
-  title: 'high', meta_description: 'high', headings: 'high', content_keywords: 'high', image_keywords: 'high',
-  image_format: 'medium', in_page_links: 'medium', load_time: 'medium', page_size: 'medium', http_requests: 'medium',
-  defer_javascript: 'low', dom_size: 'low', text_compression: 'high', structured_data: 'medium', meta_viewport: 'medium',
-  https_encryption: 'high', seo_friendly_url: 'high', language: 'medium', favicon: 'medium', content_length: 'low',
-  text_html_ratio: 'low', charset: 'medium', deprecated_html_tags: 'low', '404_page': 'high', noindex: 'high',
-  robots: 'high', sitemap: 'low', mixed_content: 'medium', server_signature: 'medium',
-  unsafe_cross_origin_links: 'medium', plaintext_email: 'low', social: 'low', inline_css: 'low',
+  title: 'high',
+  meta_description: 'high',
+  headings: 'high',
+  content_keywords: 'high',
+  image_keywords: 'high',
+  image_format: 'medium',
+  in_page_links: 'medium',
+  load_time: 'medium',
+  page_size: 'medium',
+  http_requests: 'medium',
+  defer_javascript: 'low',
+  dom_size: 'low',
+  text_compression: 'high',
+  structured_data: 'medium',
+  meta_viewport: 'medium',
+  https_encryption: 'high',
+  seo_friendly_url: 'high',
+  language: 'medium',
+  favicon: 'medium',
+  content_length: 'low',
+  text_html_ratio: 'low',
+  charset: 'medium',
+  deprecated_html_tags: 'low',
+  '404_page': 'high',
+  noindex: 'high',
+  robots: 'high',
+  sitemap: 'low',
+  mixed_content: 'medium',
+  server_signature: 'medium',
+  unsafe_cross_origin_links: 'medium',
+  plaintext_email: 'low',
+  social: 'low',
+  inline_css: 'low',
 };
 
 test('the registry: 33 checks in the spec order with the spec importances', () => {
-  assert.deepEqual(CHECKS.map((c) => c.name), [...CHECK_NAMES]);
+  assert.deepEqual(
+    CHECKS.map((c) => c.name),
+    [...CHECK_NAMES],
+  );
   for (const c of CHECKS) assert.equal(c.importance, importance[c.name], c.name);
 });
 

@@ -9,7 +9,10 @@ import { CHECK_NAMES, type CheckName, type CheckResult } from '../../src/analysi
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
 /** 33 small passing checks, with some replaced. */
-function measured(replace: Partial<Record<CheckName, CheckResult>>, maxItems: Partial<Record<CheckName, number>> = {}): Measured[] {
+function measured(
+  replace: Partial<Record<CheckName, CheckResult>>,
+  maxItems: Partial<Record<CheckName, number>> = {},
+): Measured[] {
   return CHECK_NAMES.map((name) => ({
     name,
     result: replace[name] ?? { passed: true, importance: 'low', value: `${name} value` },
@@ -24,7 +27,10 @@ function links(n: number, chars: number): { url: string; text: string }[] {
 
 /** Listed + omitted of the list at `pointer` in a check object. */
 function exactCount(check: CheckResult, pointer: string): number {
-  const list = pointer.split('/').slice(1).reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], check) as unknown[];
+  const list = pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], check) as unknown[];
   return list.length + (check.omitted?.[pointer] ?? 0);
 }
 
@@ -38,7 +44,12 @@ test('the budget is 1 MiB; the levels shrink step by step down to nothing', () =
 });
 
 test('results within the budget are only cut to the report caps', () => {
-  const big = { passed: false, importance: 'medium' as const, value: { Internals: links(1500, 20) }, errors: { too_many: { max: '150' } } };
+  const big = {
+    passed: false,
+    importance: 'medium' as const,
+    value: { Internals: links(1500, 20) },
+    errors: { too_many: { max: '150' } },
+  };
   const input = measured({ in_page_links: big });
   const results = fitResults(input);
   assert.deepEqual(Object.keys(results), [...CHECK_NAMES]);
@@ -49,7 +60,12 @@ test('results within the budget are only cut to the report caps', () => {
 
 test('over the budget: the largest check is cut further until the results fit; verdicts and counts stay', () => {
   // 1,000 links of 2,000 characters: 2 MB at the report caps.
-  const inPage: CheckResult = { passed: false, importance: 'medium', value: { Internals: links(3000, 2000) }, errors: { too_many: { max: '150' } } };
+  const inPage: CheckResult = {
+    passed: false,
+    importance: 'medium',
+    value: { Internals: links(3000, 2000) },
+    errors: { too_many: { max: '150' } },
+  };
   const social: CheckResult = { passed: true, importance: 'low', value: { Facebook: links(40, 100) } };
   const results = fitResults(measured({ in_page_links: inPage, social }));
   assert.ok(bytes(results) <= RESULTS_BUDGET_BYTES, `${bytes(results)} bytes`);
@@ -63,8 +79,18 @@ test('over the budget: the largest check is cut further until the results fit; v
 });
 
 test('several large checks: each is cut only as far as needed, largest first', () => {
-  const huge: CheckResult = { passed: false, importance: 'high', value: links(5000, 3000), errors: { missing: links(5000, 3000) } };
-  const medium: CheckResult = { passed: false, importance: 'low', value: null, errors: { failed: links(300, 500).map((l) => l.text) } };
+  const huge: CheckResult = {
+    passed: false,
+    importance: 'high',
+    value: links(5000, 3000),
+    errors: { missing: links(5000, 3000) },
+  };
+  const medium: CheckResult = {
+    passed: false,
+    importance: 'low',
+    value: null,
+    errors: { failed: links(300, 500).map((l) => l.text) },
+  };
   const results = fitResults(measured({ image_keywords: huge, plaintext_email: medium }));
   assert.ok(bytes(results) <= RESULTS_BUDGET_BYTES);
   assert.equal(exactCount(results.image_keywords, '/value'), 5000);
@@ -89,7 +115,12 @@ test('the results always fit: 33 checks of 700 KB each, and budgets down to 12 K
 });
 
 test('a configured sample (inline_css) is cut at its size and counted, at every level', () => {
-  const styles: CheckResult = { passed: false, importance: 'low', value: null, errors: { failed: Array.from({ length: 70 }, (_, i) => `n:${i}`) } };
+  const styles: CheckResult = {
+    passed: false,
+    importance: 'low',
+    value: null,
+    errors: { failed: Array.from({ length: 70 }, (_, i) => `n:${i}`) },
+  };
   const results = fitResults(measured({ inline_css: styles }, { inline_css: 50 }));
   assert.equal((results.inline_css.errors!.failed as string[]).length, 50);
   assert.deepEqual(results.inline_css.omitted, { '/errors/failed': 20 });

@@ -58,12 +58,49 @@ describe('the address classifier', () => {
 
   test('special-purpose addresses are refused', () => {
     for (const address of [
-      '127.0.0.1', '127.255.255.254', '0.0.0.0', '0.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255',
-      '192.168.0.1', '169.254.169.254', '100.64.0.1', '100.127.255.255', '224.0.0.1', '239.255.255.250',
-      '255.255.255.255', '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.51.100.1', '203.0.113.1', '240.0.0.1',
-      '::', '::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:0:a00:1', '64:ff9b::a00:1', '64:ff9b:1::8.8.8.8',
-      '::7f00:1', '::808:808', 'fe80::1', 'fe80::1%eth0', 'fec0::1', 'fc00::1', 'fd12:3456::1', 'ff02::1',
-      '2002:7f00:1::', '2002:a00:1::', '2001::1', '2001:db8::1', '100::1', '3fff::1', '5f00::1', '4000::1',
+      '127.0.0.1',
+      '127.255.255.254',
+      '0.0.0.0',
+      '0.1.2.3',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.127.255.255',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+      '192.0.0.8',
+      '192.0.2.1',
+      '198.18.0.1',
+      '198.51.100.1',
+      '203.0.113.1',
+      '240.0.0.1',
+      '::',
+      '::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:0:a00:1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::8.8.8.8',
+      '::7f00:1',
+      '::808:808',
+      'fe80::1',
+      'fe80::1%eth0',
+      'fec0::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '2002:7f00:1::',
+      '2002:a00:1::',
+      '2001::1',
+      '2001:db8::1',
+      '100::1',
+      '3fff::1',
+      '5f00::1',
+      '4000::1',
     ]) {
       assert.equal(isPublicAddress(address), false, address);
     }
@@ -292,7 +329,11 @@ describe('redirects, side fetches and DNS rebinding go through the guard', () =>
     const log = connectionLog();
     for (const path of ['/to-private', '/to-private-name']) {
       await assert.rejects(
-        fetchSnapshot(`http://public.test:${allowed.port}${path}`, { config: STRICT, resolver, guard: { ...log, treatAsPublic } }),
+        fetchSnapshot(`http://public.test:${allowed.port}${path}`, {
+          config: STRICT,
+          resolver,
+          guard: { ...log, treatAsPublic },
+        }),
         refusedWith('blocked_address', path),
       );
     }

@@ -38,7 +38,10 @@ function parsed(html: string): string[] {
 }
 
 test('below the cap, the same events as htmlparser2 itself', () => {
-  fc.assert(fc.property(htmlish, (html) => assert.deepEqual(walked(html), parsed(html))), { numRuns: 300 });
+  fc.assert(
+    fc.property(htmlish, (html) => assert.deepEqual(walked(html), parsed(html))),
+    { numRuns: 300 },
+  );
 });
 
 test('attributes as htmlparser2 hands them over: lower-cased names, first duplicate kept, array indices first, no __proto__', () => {
@@ -50,7 +53,7 @@ test('attributes as htmlparser2 hands them over: lower-cased names, first duplic
 });
 
 test('at the cap, the innermost element is closed before the next opens', () => {
-  const html = '<b>'.repeat(MAX_TREE_DEPTH) + '<i>x</i>';
+  const html = `${'<b>'.repeat(MAX_TREE_DEPTH)}<i>x</i>`;
   const log = walked(html);
   const opened = log.filter((e) => e.startsWith('<b ')).length;
   assert.equal(opened, MAX_TREE_DEPTH);

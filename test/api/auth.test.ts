@@ -21,7 +21,7 @@ describe('API keys and account isolation', () => {
       ['PATCH', '/api/v1/websites/1'],
       ['DELETE', '/api/v1/websites/1'],
     ];
-    const headers: (Record<string, string>)[] = [
+    const headers: Record<string, string>[] = [
       {},
       { authorization: '' },
       { authorization: 'Bearer' },
@@ -49,15 +49,23 @@ describe('API keys and account isolation', () => {
     }
   });
 
-  test('each account sees and changes only its own websites; another account\'s id is a 404', async () => {
+  test("each account sees and changes only its own websites; another account's id is a 404", async () => {
     const alice = await t.account();
     const bob = await t.account();
     const created = await t.call(alice.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'shared-name.example' } });
     const id = created.json().data.id;
     // Bob may register the same domain: uniqueness is per account.
-    assert.equal((await t.call(bob.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'shared-name.example' } })).statusCode, 201);
+    assert.equal(
+      (await t.call(bob.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'shared-name.example' } })).statusCode,
+      201,
+    );
 
-    for (const [method, extra] of [['GET', {}], ['PUT', { form: { privacy: '0' } }], ['PATCH', { form: { privacy: '0' } }], ['DELETE', {}]] as const) {
+    for (const [method, extra] of [
+      ['GET', {}],
+      ['PUT', { form: { privacy: '0' } }],
+      ['PATCH', { form: { privacy: '0' } }],
+      ['DELETE', {}],
+    ] as const) {
       const res = await t.call(bob.key, { method, url: `/api/v1/websites/${id}`, ...extra });
       assert.equal(res.statusCode, 404, method);
       assert.deepEqual(res.json(), { message: 'Website not found.', status: 404 });
@@ -106,7 +114,11 @@ describe('API keys and account isolation', () => {
       await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'x', password } }), // a 422
       await t.app.inject({ method: 'GET', url: `/api/v1/websites?api_token=${key}`, headers: { cookie: `s=${password}` } }),
     ];
-    const row = await t.db.handle.db.selectFrom('websites').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db.handle.db
+      .selectFrom('websites')
+      .select('password_hash')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.match(row.password_hash!, /^\$argon2id\$/);
     const keyHash = hashApiKey(key);
     const secrets = [password, key, keyHash, row.password_hash!, row.password_hash!.split('$').pop()!];

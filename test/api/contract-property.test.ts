@@ -23,9 +23,20 @@ function formatArbitrary(format: string, site: PageSite): fc.Arbitrary<string> {
     case 'http-url':
       return fc.constantFrom('/', '/a', '/b-c', '/page?x=1').map((p) => `${site.origin}${p}`);
     case 'domain':
-      return fc.tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/), fc.constantFrom('example', 'test', 'co.uk')).map(([a, b]) => `${a}.${b}`);
+      return fc
+        .tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/), fc.constantFrom('example', 'test', 'co.uk'))
+        .map(([a, b]) => `${a}.${b}`);
     case 'ip-list':
-      return fc.array(fc.oneof(fc.ipV4(), fc.ipV6(), fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([ip, n]) => `${ip}/${n}`)), { maxLength: 4 }).map((l) => l.join('\n'));
+      return fc
+        .array(
+          fc.oneof(
+            fc.ipV4(),
+            fc.ipV6(),
+            fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([ip, n]) => `${ip}/${n}`),
+          ),
+          { maxLength: 4 },
+        )
+        .map((l) => l.join('\n'));
     case 'param-list':
       return fc.array(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), { maxLength: 4 }).map((l) => l.join('\n'));
     default:
@@ -108,7 +119,9 @@ function inputArbitrary(op: Json, site: PageSite, invalid: boolean): fc.Arbitrar
   const content = op.requestBody?.content as Json | undefined;
   return fc.boolean().chain((json) => {
     const where: Where = json && content ? 'json' : 'form';
-    const bodySchema = content ? (json ? content['application/json'] : content['application/x-www-form-urlencoded']).schema : null;
+    const bodySchema = content
+      ? (json ? content['application/json'] : content['application/x-www-form-urlencoded']).schema
+      : null;
     const bodyFields = bodySchema ? (Object.entries(bodySchema.properties) as [string, Json][]) : [];
     const required = new Set<string>(bodySchema?.required ?? []);
     // Query parameters that duplicate body fields (updates) are left to the body here.
@@ -119,13 +132,25 @@ function inputArbitrary(op: Json, site: PageSite, invalid: boolean): fc.Arbitrar
         { requiredKeys: fields.filter(([, , req]) => req).map(([n]) => n) },
       );
     const base = fc.record({
-      query: record(queryFields.map((p) => [p.name, p.schema, p.required === true]), 'query'),
-      body: bodySchema ? record(bodyFields.map(([n, s]) => [n, s, required.has(n)]), where) : fc.constant(null),
+      query: record(
+        queryFields.map((p) => [p.name, p.schema, p.required === true]),
+        'query',
+      ),
+      body: bodySchema
+        ? record(
+            bodyFields.map(([n, s]) => [n, s, required.has(n)]),
+            where,
+          )
+        : fc.constant(null),
     });
     if (!invalid) return base.map((b) => ({ ...b, json: where === 'json', broken: null }));
     const breakable = [
-      ...queryFields.filter((p) => invalidValues(valueSchema(p.schema)).length > 0).map((p) => ({ name: p.name, schema: valueSchema(p.schema), in: 'query' as const })),
-      ...bodyFields.filter(([, s]) => invalidValues(valueSchema(s)).length > 0).map(([name, s]) => ({ name, schema: valueSchema(s), in: 'body' as const })),
+      ...queryFields
+        .filter((p) => invalidValues(valueSchema(p.schema)).length > 0)
+        .map((p) => ({ name: p.name, schema: valueSchema(p.schema), in: 'query' as const })),
+      ...bodyFields
+        .filter(([, s]) => invalidValues(valueSchema(s)).length > 0)
+        .map(([name, s]) => ({ name, schema: valueSchema(s), in: 'body' as const })),
     ];
     if (breakable.length === 0) return fc.constant(null as unknown as Input).filter(() => false);
     return fc.tuple(base, fc.constantFrom(...breakable)).chain(([b, field]) =>
@@ -169,12 +194,20 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
     if (!path.includes('{')) return path;
     if (!existing) return path.replace(/\{[^}]+\}/, path.includes('{project}') ? 'no-such-project.example' : '987654');
     if (path.startsWith('/api/v1/reports/') || path.startsWith('/reports/')) {
-      const report = await seedReport(t.db.handle, userId, { url: `${site.origin}/a`, privacy: path.startsWith('/reports/') ? 2 : 1, password: 'pw' });
+      const report = await seedReport(t.db.handle, userId, {
+        url: `${site.origin}/a`,
+        privacy: path.startsWith('/reports/') ? 2 : 1,
+        password: 'pw',
+      });
       return path.replace('{id}', String(report.id));
     }
     if (path.startsWith('/api/v1/websites/') || path.startsWith('/websites/')) {
       const domain = `site-${Math.random().toString(36).slice(2)}.example`;
-      const created = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain, privacy: '2', password: 'pw' } });
+      const created = await t.call(key, {
+        method: 'POST',
+        url: '/api/v1/websites',
+        form: { domain, privacy: '2', password: 'pw' },
+      });
       return path.replace('{id}', String(created.json().data.id));
     }
     if (path.startsWith('/api/v1/projects/')) {
@@ -185,29 +218,40 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
   }
 
   async function send(method: string, path: string, input: Input): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = path.startsWith('/api/') ? { authorization: `Bearer ${key}`, accept: 'application/json' } : {};
+    const headers: Record<string, string> = path.startsWith('/api/')
+      ? { authorization: `Bearer ${key}`, accept: 'application/json' }
+      : {};
     let payload: string | undefined;
     if (input.body) {
       headers['content-type'] = input.json ? 'application/json' : 'application/x-www-form-urlencoded';
       payload = input.json
         ? JSON.stringify(input.body)
-        : Object.entries(input.body).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+        : Object.entries(input.body)
+            .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+            .join('&');
     }
     return t.app.inject({ method: method.toUpperCase() as 'GET', url: path + queryString(input.query), headers, payload });
   }
 
   const operations = (): [string, string, Json][] =>
-    Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]));
+    Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
+    );
 
   test('valid requests, from the document: a documented success, or a documented 422 from a rule the schema cannot say', async () => {
     for (const [path, method, op] of operations()) {
-      const successes = Object.keys(op.responses).filter((s) => /^[23]/.test(s)).map(Number);
+      const successes = Object.keys(op.responses)
+        .filter((s) => /^[23]/.test(s))
+        .map(Number);
       await fc.assert(
         fc.asyncProperty(inputArbitrary(op, site, false), async (input) => {
           const res = await send(method, await concretePath(path, true), input);
           const where = `${method.toUpperCase()} ${path} ${JSON.stringify(input)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
           if (res.statusCode === 422 && path.startsWith('/api/')) {
-            assert.ok(Object.keys(res.json().errors).every((f) => CROSS_FIELD_RULES.has(f)), where);
+            assert.ok(
+              Object.keys(res.json().errors).every((f) => CROSS_FIELD_RULES.has(f)),
+              where,
+            );
           } else if (path.startsWith('/reports/') || path.startsWith('/websites/')) {
             assert.ok([200, 303, 401].includes(res.statusCode), where);
           } else {
@@ -228,7 +272,8 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
           const target = await concretePath(path, true);
           // what the request could change: the resource itself, or the collection it adds to
           const watched = method === 'post' ? `${target}?per_page=10` : target;
-          const before = method === 'get' ? null : await send('get', watched, { query: {}, body: null, json: false, broken: null });
+          const before =
+            method === 'get' ? null : await send('get', watched, { query: {}, body: null, json: false, broken: null });
           const res = await send(method, target, input);
           const where = `${method.toUpperCase()} ${path} ${JSON.stringify(input).slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
           assert.equal(res.statusCode, 422, where);
@@ -246,7 +291,12 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
   test('unknown ids answer the documented 404, whatever the input', async () => {
     for (const [path, method, op] of operations()) {
       if (!path.includes('{')) continue;
-      const res = await send(method, await concretePath(path, false), { query: {}, body: op.requestBody ? {} : null, json: false, broken: null });
+      const res = await send(method, await concretePath(path, false), {
+        query: {},
+        body: op.requestBody ? {} : null,
+        json: false,
+        broken: null,
+      });
       assert.equal(res.statusCode, 404, `${method} ${path}`);
       assert.ok(op.responses['404'], `${method} ${path} documents its 404`);
     }

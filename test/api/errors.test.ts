@@ -12,7 +12,11 @@ describe('error responses', () => {
   after(() => t.close());
 
   test('unknown API routes: 404 Not found., JSON whatever the Accept header', async () => {
-    for (const [url, accept] of [['/api/v1/nope', 'application/json'], ['/api/v2/websites', 'text/html'], ['/api/v1/websites/1/extra', '']]) {
+    for (const [url, accept] of [
+      ['/api/v1/nope', 'application/json'],
+      ['/api/v2/websites', 'text/html'],
+      ['/api/v1/websites/1/extra', ''],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: { accept, authorization: `Bearer ${key}` } });
       assert.equal(res.statusCode, 404, url);
       assert.match(res.headers['content-type'] as string, /^application\/json/);
@@ -53,7 +57,11 @@ describe('error responses', () => {
   });
 
   test('413 for a body over the limit; nothing is created', async () => {
-    const res = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'big.example', exclude_params: 'p\n'.repeat(100_000) } });
+    const res = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      form: { domain: 'big.example', exclude_params: 'p\n'.repeat(100_000) },
+    });
     assert.equal(res.statusCode, 413);
     assert.deepEqual(res.json(), { message: 'The request body is too large.', status: 413 });
     assert.equal((await t.call(key, { method: 'GET', url: '/api/v1/websites?search=big' })).json().meta.total, 0);
@@ -61,7 +69,12 @@ describe('error responses', () => {
 
   test('415 for an unsupported body type', async () => {
     for (const type of ['text/plain', 'multipart/form-data; boundary=x', 'application/xml']) {
-      const res = await t.call(key, { method: 'POST', url: '/api/v1/websites', headers: { 'content-type': type }, payload: 'domain=a.example' });
+      const res = await t.call(key, {
+        method: 'POST',
+        url: '/api/v1/websites',
+        headers: { 'content-type': type },
+        payload: 'domain=a.example',
+      });
       assert.equal(res.statusCode, 415, type);
       assert.equal(res.json().status, 415);
       assert.match(res.json().message, /^Unsupported media type/);
@@ -69,13 +82,28 @@ describe('error responses', () => {
   });
 
   test('400 for malformed JSON; an empty JSON body is an empty input (422)', async () => {
-    const bad = await t.call(key, { method: 'POST', url: '/api/v1/websites', headers: { 'content-type': 'application/json' }, payload: '{"domain":' });
+    const bad = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"domain":',
+    });
     assert.equal(bad.statusCode, 400);
     assert.deepEqual(bad.json(), { message: 'The request body is not valid JSON.', status: 400 });
-    const empty = await t.call(key, { method: 'POST', url: '/api/v1/websites', headers: { 'content-type': 'application/json' }, payload: '' });
+    const empty = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     assert.equal(empty.statusCode, 422);
     assert.deepEqual(empty.json().errors, { domain: ['The domain field is required.'] });
-    const array = await t.call(key, { method: 'POST', url: '/api/v1/websites', headers: { 'content-type': 'application/json' }, payload: '[1,2]' });
+    const array = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     assert.equal(array.statusCode, 422);
   });
 

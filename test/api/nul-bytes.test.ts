@@ -12,7 +12,12 @@ describe('NUL characters in input', () => {
     t = await testApp();
     const account = await t.account();
     key = account.key;
-    await seedReport(t.db.handle, account.id, { url: 'https://abcd.example/', privacy: 1, result: 50, generated_at: '2024-01-01T00:00:00.000000Z' });
+    await seedReport(t.db.handle, account.id, {
+      url: 'https://abcd.example/',
+      privacy: 1,
+      result: 50,
+      generated_at: '2024-01-01T00:00:00.000000Z',
+    });
     const site = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'abcd.example' } });
     assert.equal(site.statusCode, 201);
   });
@@ -51,7 +56,8 @@ describe('NUL characters in input', () => {
   test('exclude_params with a control character: 422 naming the entry, nothing stored', async () => {
     for (const value of ['utm%00source', 'a%01b', 'x%7Fy']) {
       const res = await t.call(key, {
-        method: 'POST', url: '/api/v1/websites',
+        method: 'POST',
+        url: '/api/v1/websites',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: `domain=nul-${value.slice(-1)}.example&exclude_params=${value}`,
       });
@@ -63,7 +69,8 @@ describe('NUL characters in input', () => {
 
   test('a password may hold a NUL: it is hashed, never stored as text', async () => {
     const res = await t.call(key, {
-      method: 'POST', url: '/api/v1/websites',
+      method: 'POST',
+      url: '/api/v1/websites',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'domain=nul-password.example&privacy=2&password=a%00b',
     });

@@ -6,7 +6,11 @@ import { MIN_BODY_LIMIT } from '../../src/config.js';
 
 describe('OpenAPI document and /docs', () => {
   let t: TestApp;
-  let doc: { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    components: { schemas: Record<string, unknown> };
+  };
   before(async () => {
     t = await testApp();
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
@@ -34,7 +38,8 @@ describe('OpenAPI document and /docs', () => {
   });
 
   test('names the shared shapes and documents the error responses', () => {
-    for (const name of ['Error', 'Report', 'Website', 'CheckObject', 'Project', 'Account']) assert.ok(doc.components.schemas[name], name);
+    for (const name of ['Error', 'Report', 'Website', 'CheckObject', 'Project', 'Account'])
+      assert.ok(doc.components.schemas[name], name);
     const create = doc.paths['/api/v1/reports'].post;
     for (const status of ['201', '401', '422', '429']) assert.ok(create.responses[status], `POST /reports ${status}`);
     const show = doc.paths['/api/v1/websites/{id}'].get;
@@ -69,11 +74,15 @@ describe('the document admits what the server accepts, and no more than it can t
     assert.equal(create.required, true, 'domain is required');
     const json = create.content['application/json'].schema.properties;
     const form = create.content['application/x-www-form-urlencoded'].schema.properties;
-    const accepts = (schema: { anyOf?: object[] }, alternative: object) => (schema.anyOf ?? [schema]).some((s) => JSON.stringify(s) === JSON.stringify(alternative));
+    const accepts = (schema: { anyOf?: object[] }, alternative: object) =>
+      (schema.anyOf ?? [schema]).some((s) => JSON.stringify(s) === JSON.stringify(alternative));
     assert.ok(accepts(json.privacy, { type: 'null' }), 'JSON null');
     assert.ok(accepts(form.privacy, { type: 'string', pattern: '^\\s*$' }), 'an empty value');
     assert.ok(accepts(json.privacy, { type: 'string', pattern: '^\\s*0*(?:0|1|2)\\s*$' }), '"1" as well as 1');
-    assert.ok(!accepts(form.domain, { type: 'null' }) && !json.domain.anyOf?.some((s: { pattern?: string }) => s.pattern === '^\\s*$'), 'a required field is not optional');
+    assert.ok(
+      !accepts(form.domain, { type: 'null' }) && !json.domain.anyOf?.some((s: { pattern?: string }) => s.pattern === '^\\s*$'),
+      'a required field is not optional',
+    );
     const update = doc.paths['/api/v1/reports/{id}'].put;
     assert.equal(update.requestBody.required, false, 'update parameters may come in the query string instead');
     assert.ok(update.parameters.some((p: { in: string; name: string }) => p.in === 'query' && p.name === 'privacy'));
@@ -81,12 +90,17 @@ describe('the document admits what the server accepts, and no more than it can t
     assert.equal(page.schema.type, undefined, 'page: any value');
     const unlock = doc.paths['/reports/{id}'].post;
     assert.equal(unlock.requestBody.content['application/json'].schema.required, undefined, 'the unlock password is optional');
-    for (const status of ['303', '401', '403', '404', '429', '400', '413', '415']) assert.ok(unlock.responses[status], `unlock documents ${status}`);
+    for (const status of ['303', '401', '403', '404', '429', '400', '413', '415'])
+      assert.ok(unlock.responses[status], `unlock documents ${status}`);
     for (const status of ['200', '404']) assert.ok(doc.paths['/reports/{id}'].get.responses[status]);
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>)) {
+    for (const [path, item] of Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>,
+    )) {
       for (const [method, op] of Object.entries(item)) {
-        if (op.requestBody || method === 'delete') for (const status of ['400', '413', '415']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
-        if (path.startsWith('/api/v1/') && path !== '/api/v1/openapi.json') for (const status of ['401', '429']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+        if (op.requestBody || method === 'delete')
+          for (const status of ['400', '413', '415']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+        if (path.startsWith('/api/v1/') && path !== '/api/v1/openapi.json')
+          for (const status of ['401', '429']) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
       }
     }
   });
@@ -95,19 +109,30 @@ describe('the document admits what the server accepts, and no more than it can t
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const fields = doc.paths['/api/v1/websites'].post.requestBody.content['application/x-www-form-urlencoded'].schema.properties;
     const longest: Record<string, string> = {};
-    for (const [name, schema] of Object.entries(fields as Record<string, { anyOf?: { maxLength?: number }[]; maxLength?: number }>)) {
+    for (const [name, schema] of Object.entries(
+      fields as Record<string, { anyOf?: { maxLength?: number }[]; maxLength?: number }>,
+    )) {
       const max = Math.max(...(schema.anyOf ?? [schema]).map((s) => s.maxLength ?? 2));
       longest[name] = '😀'.repeat(max); // 4 UTF-8 bytes each: 12 bytes percent-encoded
     }
     const body = new URLSearchParams(longest).toString();
     assert.ok(Buffer.byteLength(body) <= MIN_BODY_LIMIT, `${Buffer.byteLength(body)} bytes`);
-    const res = await t.call(key, { method: 'POST', url: '/api/v1/websites', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body });
+    const res = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    });
     assert.equal(res.statusCode, 422, 'refused for its content, not its size');
   });
 
   test('a method the server does not route (QUERY, PROPFIND, TRACE) on a known path: 405 with Allow, never 400', async () => {
     for (const method of ['QUERY', 'PROPFIND', 'TRACE']) {
-      const res = await t.app.inject({ method: method as 'GET', url: '/api/v1/websites', headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url: '/api/v1/websites',
+        headers: { authorization: `Bearer ${key}` },
+      });
       assert.equal(res.statusCode, 405, method);
       assert.equal(res.headers.allow, 'GET, HEAD, POST');
       const unknown = await t.app.inject({ method: method as 'GET', url: '/api/v1/nowhere' });

@@ -21,9 +21,18 @@ describe('paging the way a plain-paginator client does', () => {
     let page = 1;
     let requests = 0;
     for (;;) {
-      const res = await t.call(key, { method: 'GET', url: `/api/v1/reports?page=${page}`, headers: { accept: 'application/json' } });
+      const res = await t.call(key, {
+        method: 'GET',
+        url: `/api/v1/reports?page=${page}`,
+        headers: { accept: 'application/json' },
+      });
       assert.equal(res.statusCode, 200);
-      const body = JSON.parse(res.body) as { data: { id: number }[]; current_page: number; last_page: number; meta: { current_page: number; last_page: number } };
+      const body = JSON.parse(res.body) as {
+        data: { id: number }[];
+        current_page: number;
+        last_page: number;
+        meta: { current_page: number; last_page: number };
+      };
       requests++;
       assert.equal(body.current_page, page);
       assert.equal(body.last_page, 3);

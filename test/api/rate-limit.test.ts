@@ -18,7 +18,11 @@ describe('rate limiting (RATE_LIMIT_PER_MINUTE=3)', () => {
       seen.push([res.statusCode, res.headers['x-ratelimit-limit'] as string, res.headers['x-ratelimit-remaining'] as string]);
     }
     // a 404 and a 422 count and carry the headers too
-    assert.deepEqual(seen, [[200, '3', '2'], [404, '3', '1'], [422, '3', '0']]);
+    assert.deepEqual(seen, [
+      [200, '3', '2'],
+      [404, '3', '1'],
+      [422, '3', '0'],
+    ]);
     const limited = await t.call(key, { method: 'GET', url: '/api/v1/websites' });
     assert.equal(limited.statusCode, 429);
     assert.deepEqual(limited.json(), { message: 'Too Many Attempts.', status: 429 });
@@ -85,12 +89,19 @@ describe('rate limiting shared through Redis', { skip: hasRedisServer ? false : 
       const fresh = await first.account();
       const started = Date.now();
       for (let i = 0; i < 3; i++) {
-        const res = await first.app.inject({ method: 'GET', url: '/api/v1/websites', headers: { authorization: `Bearer ${fresh.key}` } });
+        const res = await first.app.inject({
+          method: 'GET',
+          url: '/api/v1/websites',
+          headers: { authorization: `Bearer ${fresh.key}` },
+        });
         assert.equal(res.statusCode, 200, 'served while Redis is down');
         assert.equal(res.headers['x-ratelimit-limit'], '4');
       }
       assert.ok(Date.now() - started < 5000, 'no request hangs on the dead Redis');
-      assert.ok(first.logs.some((l) => l.includes('"level":40') && l.includes('Redis unavailable')), 'a warning is logged');
+      assert.ok(
+        first.logs.some((l) => l.includes('"level":40') && l.includes('Redis unavailable')),
+        'a warning is logged',
+      );
     } finally {
       await second.close();
       await first.close();

@@ -8,7 +8,6 @@ import { testApp } from '../helpers/app.js';
 import { goodPage, startSite } from '../helpers/pages.js';
 import { until } from '../helpers/wait.js';
 
-
 async function burstThenSingle(env: Record<string, string>): Promise<string[]> {
   const t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_CONCURRENCY: '8', ...env });
   const held: { who: string; release: () => void }[] = [];
@@ -29,9 +28,11 @@ async function burstThenSingle(env: Record<string, string>): Promise<string[]> {
     const a = await t.account();
     const b = await t.account();
     const create = (key: string, who: string) =>
-      t.call(key, { method: 'POST', url: '/api/v1/reports', form: { url: `${site.origin}/page.html?who=${who}` } }).then((res) => {
-        answered.push({ who, res });
-      });
+      t
+        .call(key, { method: 'POST', url: '/api/v1/reports', form: { url: `${site.origin}/page.html?who=${who}` } })
+        .then((res) => {
+          answered.push({ who, res });
+        });
     const pool = t.app.analysisPool;
 
     const burst = Array.from({ length: 20 }, (_, i) => create(a.key, `A${i + 1}`));

@@ -30,8 +30,14 @@ describe('reports list, projects and account', () => {
     const repo = new ReportsRepository(t.db.handle.db, t.db.handle.engine);
     for (const s of seeds) {
       await repo.create({
-        user_id: userId, url: s.url, project: new URL(s.url).hostname.replace(/^www\./, ''), result: s.result,
-        results: RESULTS, privacy: 1, password_hash: null, generated_at: s.generated_at,
+        user_id: userId,
+        url: s.url,
+        project: new URL(s.url).hostname.replace(/^www\./, ''),
+        result: s.result,
+        results: RESULTS,
+        privacy: 1,
+        password_hash: null,
+        generated_at: s.generated_at,
       });
     }
   });
@@ -46,14 +52,26 @@ describe('reports list, projects and account', () => {
 
   test('default: newest first, 100 per page, full reports with results, links with the parameters', async () => {
     const body = await list('');
-    assert.deepEqual(urls(body), ['gamma.example/alpha', 'beta.example/x', 'beta.example/', 'www.alpha.example/Sale', 'alpha.example/b', 'alpha.example/a']);
+    assert.deepEqual(urls(body), [
+      'gamma.example/alpha',
+      'beta.example/x',
+      'beta.example/',
+      'www.alpha.example/Sale',
+      'alpha.example/b',
+      'alpha.example/a',
+    ]);
     assert.deepEqual(Object.keys(body.data[0].results), [...CHECK_NAMES]);
     assert.equal(body.links.first, 'http://api.test/api/v1/reports?sort_by=id&sort=desc&per_page=100&page=1');
     assert.deepEqual([body.meta.total, body.meta.from, body.meta.to, body.status], [6, 1, 6, 200]);
   });
 
   test('search: case-insensitive substring of the url or the project', async () => {
-    assert.deepEqual(urls(await list('?search=ALPHA')), ['gamma.example/alpha', 'www.alpha.example/Sale', 'alpha.example/b', 'alpha.example/a']);
+    assert.deepEqual(urls(await list('?search=ALPHA')), [
+      'gamma.example/alpha',
+      'www.alpha.example/Sale',
+      'alpha.example/b',
+      'alpha.example/a',
+    ]);
     assert.deepEqual(urls(await list('?search=sale')), ['www.alpha.example/Sale']);
     assert.deepEqual(urls(await list('?search=%25')), []);
   });
@@ -68,7 +86,11 @@ describe('reports list, projects and account', () => {
   });
 
   test('project: exact and complete', async () => {
-    assert.deepEqual(urls(await list('?project=alpha.example')), ['www.alpha.example/Sale', 'alpha.example/b', 'alpha.example/a']);
+    assert.deepEqual(urls(await list('?project=alpha.example')), [
+      'www.alpha.example/Sale',
+      'alpha.example/b',
+      'alpha.example/a',
+    ]);
     assert.deepEqual(urls(await list('?project=alpha')), []);
     assert.deepEqual(urls(await list('?project=ALPHA.example')), []);
   });
@@ -82,13 +104,29 @@ describe('reports list, projects and account', () => {
   test('sort_by id, generated_at, url and result, both directions', async () => {
     assert.deepEqual(urls(await list('?sort_by=id&sort=asc'))[0], 'alpha.example/a');
     assert.deepEqual(urls(await list('?sort_by=generated_at&sort=asc')), [
-      'alpha.example/b', 'beta.example/x', 'www.alpha.example/Sale', 'beta.example/', 'alpha.example/a', 'gamma.example/alpha',
+      'alpha.example/b',
+      'beta.example/x',
+      'www.alpha.example/Sale',
+      'beta.example/',
+      'alpha.example/a',
+      'gamma.example/alpha',
     ]);
     assert.deepEqual(urls(await list('?sort_by=url&sort=asc')), [
-      'alpha.example/a', 'alpha.example/b', 'beta.example/', 'beta.example/x', 'gamma.example/alpha', 'www.alpha.example/Sale',
+      'alpha.example/a',
+      'alpha.example/b',
+      'beta.example/',
+      'beta.example/x',
+      'gamma.example/alpha',
+      'www.alpha.example/Sale',
     ]);
-    assert.deepEqual((await list('?sort_by=result&sort=desc')).data.map((r: { result: number }) => r.result), [95, 90, 89, 50, 49, 0]);
-    assert.deepEqual((await list('?sort_by=result&sort=asc')).data.map((r: { result: number }) => r.result), [0, 49, 50, 89, 90, 95]);
+    assert.deepEqual(
+      (await list('?sort_by=result&sort=desc')).data.map((r: { result: number }) => r.result),
+      [95, 90, 89, 50, 49, 0],
+    );
+    assert.deepEqual(
+      (await list('?sort_by=result&sort=asc')).data.map((r: { result: number }) => r.result),
+      [0, 49, 50, 89, 90, 95],
+    );
   });
 
   test('filters combine, and the links carry them in order', async () => {
@@ -129,14 +167,24 @@ describe('reports list, projects and account', () => {
     const body = res.json();
     assert.deepEqual(
       body.data.map((p: { project: string; reports_count: number }) => [p.project, p.reports_count]),
-      [['alpha.example', 3], ['beta.example', 2], ['gamma.example', 1]],
+      [
+        ['alpha.example', 3],
+        ['beta.example', 2],
+        ['gamma.example', 1],
+      ],
     );
     assert.deepEqual(Object.keys(body.data[0]), ['project', 'reports_count', 'created_at', 'updated_at']);
     assert.equal(body.meta.total, 3);
     const searched = (await t.call(key, { method: 'GET', url: '/api/v1/projects?search=BET' })).json();
-    assert.deepEqual(searched.data.map((p: { project: string }) => p.project), ['beta.example']);
+    assert.deepEqual(
+      searched.data.map((p: { project: string }) => p.project),
+      ['beta.example'],
+    );
     const byCreated = (await t.call(key, { method: 'GET', url: '/api/v1/projects' })).json();
-    assert.deepEqual(byCreated.data.map((p: { project: string }) => p.project), ['gamma.example', 'beta.example', 'alpha.example']);
+    assert.deepEqual(
+      byCreated.data.map((p: { project: string }) => p.project),
+      ['gamma.example', 'beta.example', 'alpha.example'],
+    );
     assert.equal((await t.call(key, { method: 'GET', url: '/api/v1/projects?sort_by=reports' })).statusCode, 422);
 
     const account = (await t.call(key, { method: 'GET', url: '/api/v1/account' })).json();
@@ -148,16 +196,27 @@ describe('reports list, projects and account', () => {
     assert.equal((await list('?project=beta.example')).meta.total, 0);
     assert.equal((await list('')).meta.total, 4);
     assert.equal((await t.call(key, { method: 'DELETE', url: '/api/v1/projects/beta.example' })).statusCode, 404);
-    assert.deepEqual((await t.call(key, { method: 'DELETE', url: '/api/v1/projects/nope' })).json(), { message: 'Project not found.', status: 404 });
+    assert.deepEqual((await t.call(key, { method: 'DELETE', url: '/api/v1/projects/nope' })).json(), {
+      message: 'Project not found.',
+      status: 404,
+    });
   });
 
-  test('account: the key\'s own account and its counts, nothing secret', async () => {
+  test("account: the key's own account and its counts, nothing secret", async () => {
     const fresh = await t.account('Account.Owner@example.com');
     await t.call(fresh.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'acct.example' } });
     const res = await t.call(fresh.key, { method: 'GET', url: '/api/v1/account' });
     assert.equal(res.statusCode, 200);
     const body = res.json();
-    assert.deepEqual(Object.keys(body.data), ['id', 'email', 'reports_count', 'projects_count', 'websites_count', 'created_at', 'updated_at']);
+    assert.deepEqual(Object.keys(body.data), [
+      'id',
+      'email',
+      'reports_count',
+      'projects_count',
+      'websites_count',
+      'created_at',
+      'updated_at',
+    ]);
     assert.deepEqual(
       [body.data.id, body.data.email, body.data.reports_count, body.data.projects_count, body.data.websites_count, body.status],
       [fresh.id, 'account.owner@example.com', 0, 0, 1, 200],

@@ -27,7 +27,12 @@ describe('reports, projects and account routes under random input', () => {
     t = await testApp({ REQUEST_TIMEOUT: '2' }, offlineAnalysis);
     const account = await t.account();
     key = account.key;
-    const row = await seedReport(t.db.handle, account.id, { url: 'https://own.example/', privacy: 1, result: 50, generated_at: '2024-01-01T00:00:00.000000Z' });
+    const row = await seedReport(t.db.handle, account.id, {
+      url: 'https://own.example/',
+      privacy: 1,
+      result: 50,
+      generated_at: '2024-01-01T00:00:00.000000Z',
+    });
     ownId = row.id;
   });
   after(() => t.close());
@@ -36,9 +41,13 @@ describe('reports, projects and account routes under random input', () => {
 
   test('GET /reports and /projects with random query strings', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/v1/reports', '/api/v1/projects', '/api/v1/account'), formEncoded, async (path, qs) => {
-        assertContractShape(await t.call(key, { method: 'GET', url: `${path}?${qs}` }));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/api/v1/reports', '/api/v1/projects', '/api/v1/account'),
+        formEncoded,
+        async (path, qs) => {
+          assertContractShape(await t.call(key, { method: 'GET', url: `${path}?${qs}` }));
+        },
+      ),
       runs,
     );
   });

@@ -17,7 +17,9 @@ describe('reports API: bounded results', () => {
     t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' });
     ({ key, id: userId } = await t.account());
     const links = Array.from({ length: 100_000 }, (_, i) => `<a href="/articles/${i}">Article number ${i}</a>\n`).join('');
-    site = await startSite({ '/links.html': `<!doctype html><html><head><title>Links</title></head><body>${links}</body></html>` });
+    site = await startSite({
+      '/links.html': `<!doctype html><html><head><title>Links</title></head><body>${links}</body></html>`,
+    });
   });
   after(async () => {
     await t.close();
@@ -45,8 +47,14 @@ describe('reports API: bounded results', () => {
     const reports = new ReportsRepository(t.db.handle.db, t.db.handle.engine);
     for (let i = 0; i < 9; i++) {
       await reports.create({
-        user_id: userId, url: `${site.origin}/links.html`, project: '127.0.0.1', result: created.json().data.result,
-        results: JSON.stringify(results), privacy: 1, password_hash: null, generated_at: created.json().data.generated_at,
+        user_id: userId,
+        url: `${site.origin}/links.html`,
+        project: '127.0.0.1',
+        result: created.json().data.result,
+        results: JSON.stringify(results),
+        privacy: 1,
+        password_hash: null,
+        generated_at: created.json().data.generated_at,
       });
     }
     const listed = await t.call(key, { method: 'GET', url: '/api/v1/reports?per_page=10' });

@@ -10,13 +10,39 @@ const clock = fixedClock(Date.parse('2026-01-01T00:00:00Z'));
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const IMPORTANCE: Record<string, string> = {
-  title: 'high', meta_description: 'high', headings: 'high', content_keywords: 'high', image_keywords: 'high',
-  image_format: 'medium', in_page_links: 'medium', load_time: 'medium', page_size: 'medium', http_requests: 'medium',
-  defer_javascript: 'low', dom_size: 'low', text_compression: 'high', structured_data: 'medium', meta_viewport: 'medium',
-  https_encryption: 'high', seo_friendly_url: 'high', language: 'medium', favicon: 'medium', content_length: 'low',
-  text_html_ratio: 'low', charset: 'medium', deprecated_html_tags: 'low', '404_page': 'high', noindex: 'high',
-  robots: 'high', sitemap: 'low', mixed_content: 'medium', server_signature: 'medium', unsafe_cross_origin_links: 'medium',
-  plaintext_email: 'low', social: 'low', inline_css: 'low',
+  title: 'high',
+  meta_description: 'high',
+  headings: 'high',
+  content_keywords: 'high',
+  image_keywords: 'high',
+  image_format: 'medium',
+  in_page_links: 'medium',
+  load_time: 'medium',
+  page_size: 'medium',
+  http_requests: 'medium',
+  defer_javascript: 'low',
+  dom_size: 'low',
+  text_compression: 'high',
+  structured_data: 'medium',
+  meta_viewport: 'medium',
+  https_encryption: 'high',
+  seo_friendly_url: 'high',
+  language: 'medium',
+  favicon: 'medium',
+  content_length: 'low',
+  text_html_ratio: 'low',
+  charset: 'medium',
+  deprecated_html_tags: 'low',
+  '404_page': 'high',
+  noindex: 'high',
+  robots: 'high',
+  sitemap: 'low',
+  mixed_content: 'medium',
+  server_signature: 'medium',
+  unsafe_cross_origin_links: 'medium',
+  plaintext_email: 'low',
+  social: 'low',
+  inline_css: 'low',
 };
 
 /** The contract's score: round(100 × Σ weight of passed ÷ Σ weight), weights 10/5/0, halves up. */
@@ -70,7 +96,18 @@ describe('reports API: create, show, update, delete', () => {
     assert.deepEqual(Object.keys(body), ['data', 'status']);
     assert.equal(body.status, 201);
     const r = body.data;
-    assert.deepEqual(Object.keys(r), ['id', 'url', 'project', 'result', 'results', 'privacy', 'password', 'generated_at', 'created_at', 'updated_at']);
+    assert.deepEqual(Object.keys(r), [
+      'id',
+      'url',
+      'project',
+      'result',
+      'results',
+      'privacy',
+      'password',
+      'generated_at',
+      'created_at',
+      'updated_at',
+    ]);
     assert.equal(r.url, `${site.origin}/good.html`, 'the final URL after the redirect');
     assert.equal(r.project, '127.0.0.1');
     assert.equal(r.privacy, 1);
@@ -160,7 +197,11 @@ describe('reports API: create, show, update, delete', () => {
       try {
         const account = await guarded.account();
         const hitsBefore = site.hits('/good.html');
-        const res = await guarded.call(account.key, { method: 'POST', url: '/api/v1/reports', form: { url: `${site.origin}/good.html` } });
+        const res = await guarded.call(account.key, {
+          method: 'POST',
+          url: '/api/v1/reports',
+          form: { url: `${site.origin}/good.html` },
+        });
         assert.equal(res.statusCode, 422);
         assert.match(res.json().errors.url[0], /private or reserved network/);
         assert.equal(site.hits('/good.html'), hitsBefore, 'the page was never requested');
@@ -252,7 +293,12 @@ describe('reports API: create, show, update, delete', () => {
   test('account isolation: another account cannot see, change or delete a report', async () => {
     const mine = (await create({ url: `${site.origin}/plain.html` })).json().data.id;
     const other = await t.account();
-    for (const [method, url] of [['GET', `/api/v1/reports/${mine}`], ['PUT', `/api/v1/reports/${mine}?privacy=0`], ['PATCH', `/api/v1/reports/${mine}?results=1`], ['DELETE', `/api/v1/reports/${mine}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/api/v1/reports/${mine}`],
+      ['PUT', `/api/v1/reports/${mine}?privacy=0`],
+      ['PATCH', `/api/v1/reports/${mine}?results=1`],
+      ['DELETE', `/api/v1/reports/${mine}`],
+    ] as const) {
       const res = await t.call(other.key, { method, url });
       assert.equal(res.statusCode, 404, `${method} ${url}`);
     }

@@ -18,7 +18,10 @@ function freshDatabase(): { env: Record<string, string>; cleanup(): Promise<void
     return { env: { DATABASE_URL: url.toString(), TEST_PG_SCHEMA: schema }, cleanup: () => dropSchema(pg, schema) };
   }
   const dir = mkdtempSync(join(tmpdir(), 'rankscope-srv-'));
-  return { env: { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    env: { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 describe('rankscope serve and the admin CLI', () => {

@@ -18,7 +18,14 @@ describe('websites list', () => {
     const repo = new WebsitesRepository(t.db.handle.db);
     for (let i = 1; i <= n; i++) {
       await repo.create({
-        user_id: account.id, domain: name(i), privacy: 1, password_hash: null, email: null, exclude_bots: 1, exclude_ips: null, exclude_params: null,
+        user_id: account.id,
+        domain: name(i),
+        privacy: 1,
+        password_hash: null,
+        email: null,
+        exclude_bots: 1,
+        exclude_ips: null,
+        exclude_params: null,
       });
     }
     return account;
@@ -77,13 +84,17 @@ describe('websites list', () => {
 
     test('per_page=10, page 2 and 3', async () => {
       const page2 = (await list(key, '?per_page=10&page=2')).json();
-      assert.deepEqual(page2.data.map((w: { domain: string }) => w.domain.slice(4, 7)), ['015', '014', '013', '012', '011', '010', '009', '008', '007', '006']);
+      assert.deepEqual(
+        page2.data.map((w: { domain: string }) => w.domain.slice(4, 7)),
+        ['015', '014', '013', '012', '011', '010', '009', '008', '007', '006'],
+      );
       assert.deepEqual([page2.meta.from, page2.meta.to, page2.meta.last_page, page2.meta.per_page], [11, 20, 3, 10]);
       const url = (p: number) => `${BASE}?search_by=domain&sort_by=id&sort=desc&per_page=10&page=${p}`;
       assert.deepEqual(page2.links, { first: url(1), last: url(3), prev: url(1), next: url(3) });
-      assert.deepEqual(page2.meta.links.map((l: { label: string; active: boolean }) => `${l.label}${l.active ? '*' : ''}`), [
-        '&laquo; Previous', '1', '2*', '3', 'Next &raquo;',
-      ]);
+      assert.deepEqual(
+        page2.meta.links.map((l: { label: string; active: boolean }) => `${l.label}${l.active ? '*' : ''}`),
+        ['&laquo; Previous', '1', '2*', '3', 'Next &raquo;'],
+      );
       const page3 = (await list(key, '?per_page=10&page=3')).json();
       assert.equal(page3.data.length, 5);
       assert.equal(page3.links.next, null);
@@ -110,12 +121,13 @@ describe('websites list', () => {
 
     test('search: case-insensitive substring of the domain, carried (encoded) in the links', async () => {
       const body = (await list(key, '?search=SITE02&search_by=domain')).json();
-      assert.deepEqual(body.data.map((w: { domain: string }) => w.domain), [
-        'site025.example', 'site024.example', 'site023.example', 'site022.example', 'site021.example', 'site020.example',
-      ]);
+      assert.deepEqual(
+        body.data.map((w: { domain: string }) => w.domain),
+        ['site025.example', 'site024.example', 'site023.example', 'site022.example', 'site021.example', 'site020.example'],
+      );
       assert.equal(body.meta.total, 6);
       assert.equal(body.links.first, `${BASE}?search=SITE02&search_by=domain&sort_by=id&sort=desc&per_page=100&page=1`);
-      const spaced = (await list(key, "?search=a%20b%21%27")).json();
+      const spaced = (await list(key, '?search=a%20b%21%27')).json();
       assert.equal(spaced.meta.total, 0);
       assert.match(spaced.links.first, /\?search=a%20b%21%27&search_by=domain&/);
     });
@@ -129,7 +141,10 @@ describe('websites list', () => {
     test('a page past the end: 200, empty data, real total', async () => {
       const body = (await list(key, '?per_page=10&page=7')).json();
       assert.deepEqual(body.data, []);
-      assert.deepEqual([body.meta.current_page, body.meta.from, body.meta.to, body.meta.total, body.meta.last_page], [7, null, null, 25, 3]);
+      assert.deepEqual(
+        [body.meta.current_page, body.meta.from, body.meta.to, body.meta.total, body.meta.last_page],
+        [7, null, null, 25, 3],
+      );
       assert.match(body.links.prev, /page=6$/);
       assert.equal(body.links.next, null);
     });
@@ -178,12 +193,42 @@ describe('websites list', () => {
 
     test('30 pages of 10: the window with gaps, on the first, a middle and the last page', async () => {
       const labels = async (page: number) =>
-        (await list(key, `?per_page=10&page=${page}`)).json().meta.links.map((l: { label: string; active: boolean; url: string | null }) =>
-          l.label === '...' ? (l.url === null ? '...' : 'BAD') : `${l.label}${l.active ? '*' : ''}`,
-        );
+        (await list(key, `?per_page=10&page=${page}`))
+          .json()
+          .meta.links.map((l: { label: string; active: boolean; url: string | null }) =>
+            l.label === '...' ? (l.url === null ? '...' : 'BAD') : `${l.label}${l.active ? '*' : ''}`,
+          );
       assert.deepEqual((await labels(1)).slice(1, -1), ['1*', '2', '3', '4', '5', '6', '7', '8', '9', '10', '...', '29', '30']);
-      assert.deepEqual((await labels(15)).slice(1, -1), ['1', '2', '...', '12', '13', '14', '15*', '16', '17', '18', '...', '29', '30']);
-      assert.deepEqual((await labels(30)).slice(1, -1), ['1', '2', '...', '21', '22', '23', '24', '25', '26', '27', '28', '29', '30*']);
+      assert.deepEqual((await labels(15)).slice(1, -1), [
+        '1',
+        '2',
+        '...',
+        '12',
+        '13',
+        '14',
+        '15*',
+        '16',
+        '17',
+        '18',
+        '...',
+        '29',
+        '30',
+      ]);
+      assert.deepEqual((await labels(30)).slice(1, -1), [
+        '1',
+        '2',
+        '...',
+        '21',
+        '22',
+        '23',
+        '24',
+        '25',
+        '26',
+        '27',
+        '28',
+        '29',
+        '30*',
+      ]);
     });
 
     test('per_page=100: 3 pages; the last page holds ids 100..1', async () => {
@@ -197,7 +242,11 @@ describe('websites list', () => {
     test('every row appears exactly once across the pages (sorted by domain)', async () => {
       const seen: string[] = [];
       for (let page = 1; page <= 12; page++) {
-        seen.push(...(await list(key, `?per_page=25&sort_by=domain&sort=asc&page=${page}`)).json().data.map((w: { domain: string }) => w.domain));
+        seen.push(
+          ...(await list(key, `?per_page=25&sort_by=domain&sort=asc&page=${page}`))
+            .json()
+            .data.map((w: { domain: string }) => w.domain),
+        );
       }
       assert.equal(seen.length, 300);
       assert.equal(new Set(seen).size, 300);

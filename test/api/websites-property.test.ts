@@ -76,7 +76,9 @@ describe('websites routes under random input', () => {
           const res = await t.call(key, {
             method: method as 'GET',
             url: `/api/v1/websites/${target}?${qs}`,
-            ...(method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? {} : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form }),
+            ...(method === 'GET' || method === 'HEAD' || method === 'OPTIONS'
+              ? {}
+              : { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form }),
           });
           assertContractShape(res);
         },

@@ -27,7 +27,16 @@ describe('websites API', () => {
     assert.equal(body.status, 201);
     const w = body.data;
     assert.deepEqual(Object.keys(w), [
-      'id', 'domain', 'privacy', 'email', 'password', 'exclude_bots', 'exclude_ips', 'exclude_params', 'created_at', 'updated_at',
+      'id',
+      'domain',
+      'privacy',
+      'email',
+      'password',
+      'exclude_bots',
+      'exclude_ips',
+      'exclude_params',
+      'created_at',
+      'updated_at',
     ]);
     assert.equal(typeof w.id, 'number');
     assert.equal(w.domain, 'defaults.example');
@@ -94,16 +103,48 @@ describe('websites API', () => {
       ['invalid domain', { domain: 'not a domain' }, { domain: ['The domain must be a valid domain name.'] }],
       ['IP with a zone as domain', { domain: 'fe80::1%eth0' }, { domain: ['The domain must be a valid domain name.'] }],
       ['out-of-range IPv4 as domain', { domain: '10.0.0.256' }, { domain: ['The domain must be a valid domain name.'] }],
-      ['too long domain', { domain: 'a'.repeat(300) + '.com' }, { domain: ['The domain must not be greater than 255 characters.'] }],
-      ['privacy 2 without password', { domain: 'p2.example', privacy: '2' }, { password: ['The password field is required when privacy is 2.'] }],
+      [
+        'too long domain',
+        { domain: `${'a'.repeat(300)}.com` },
+        { domain: ['The domain must not be greater than 255 characters.'] },
+      ],
+      [
+        'privacy 2 without password',
+        { domain: 'p2.example', privacy: '2' },
+        { password: ['The password field is required when privacy is 2.'] },
+      ],
       ['privacy out of range', { domain: 'p.example', privacy: '3' }, { privacy: ['The selected privacy is invalid.'] }],
-      ['privacy not an integer', { domain: 'p.example', privacy: '1.0' }, { privacy: ['The privacy must be an integer.', 'The selected privacy is invalid.'] }],
+      [
+        'privacy not an integer',
+        { domain: 'p.example', privacy: '1.0' },
+        { privacy: ['The privacy must be an integer.', 'The selected privacy is invalid.'] },
+      ],
       ['email out of range', { domain: 'e.example', email: '2' }, { email: ['The selected email is invalid.'] }],
-      ['exclude_bots text', { domain: 'e.example', exclude_bots: 'yes' }, { exclude_bots: ['The exclude bots must be an integer.', 'The selected exclude bots is invalid.'] }],
-      ['password too long', { domain: 'pw.example', privacy: '2', password: 'x'.repeat(129) }, { password: ['The password must not be greater than 128 characters.'] }],
-      ['bad exclude_ips', { domain: 'ip.example', exclude_ips: '1.2.3.4\n1.2.3.999' }, { exclude_ips: ['The exclude ips field contains an invalid IP address or range: 1.2.3.999.'] }],
-      ['bad CIDR', { domain: 'ip.example', exclude_ips: '10.0.0.0/40' }, { exclude_ips: ['The exclude ips field contains an invalid IP address or range: 10.0.0.0/40.'] }],
-      ['bad exclude_params', { domain: 'pa.example', exclude_params: 'a b' }, { exclude_params: ['The exclude params field contains an invalid parameter name: a b.'] }],
+      [
+        'exclude_bots text',
+        { domain: 'e.example', exclude_bots: 'yes' },
+        { exclude_bots: ['The exclude bots must be an integer.', 'The selected exclude bots is invalid.'] },
+      ],
+      [
+        'password too long',
+        { domain: 'pw.example', privacy: '2', password: 'x'.repeat(129) },
+        { password: ['The password must not be greater than 128 characters.'] },
+      ],
+      [
+        'bad exclude_ips',
+        { domain: 'ip.example', exclude_ips: '1.2.3.4\n1.2.3.999' },
+        { exclude_ips: ['The exclude ips field contains an invalid IP address or range: 1.2.3.999.'] },
+      ],
+      [
+        'bad CIDR',
+        { domain: 'ip.example', exclude_ips: '10.0.0.0/40' },
+        { exclude_ips: ['The exclude ips field contains an invalid IP address or range: 10.0.0.0/40.'] },
+      ],
+      [
+        'bad exclude_params',
+        { domain: 'pa.example', exclude_params: 'a b' },
+        { exclude_params: ['The exclude params field contains an invalid parameter name: a b.'] },
+      ],
     ];
     for (const [name, form, errors] of cases) {
       test(name, async () => {
@@ -115,7 +156,10 @@ describe('websites API', () => {
         assert.deepEqual(body.errors, errors);
         assert.equal(body.status, 422);
         const all = Object.values(errors).flat();
-        assert.equal(body.message, all.length > 1 ? `${all[0]} (and ${all.length - 1} more error${all.length > 2 ? 's' : ''})` : all[0]);
+        assert.equal(
+          body.message,
+          all.length > 1 ? `${all[0]} (and ${all.length - 1} more error${all.length > 2 ? 's' : ''})` : all[0],
+        );
         const afterCount = (await t.call(key, { method: 'GET', url: '/api/v1/websites' })).json().meta.total;
         assert.equal(afterCount, before);
       });
@@ -179,7 +223,11 @@ describe('websites API', () => {
     test('only the given fields change; updated_at moves, created_at stays; domain is not updatable', async () => {
       const created = (await create({ domain: 'partial.example', email: '1', exclude_ips: '1.1.1.1' })).json().data;
       clock.advance(1000);
-      const res = await t.call(key, { method: 'PUT', url: `/api/v1/websites/${created.id}`, form: { exclude_bots: '0', domain: 'other.example' } });
+      const res = await t.call(key, {
+        method: 'PUT',
+        url: `/api/v1/websites/${created.id}`,
+        form: { exclude_bots: '0', domain: 'other.example' },
+      });
       const w = res.json().data;
       assert.equal(w.exclude_bots, 0);
       assert.equal(w.email, 1);
@@ -239,7 +287,11 @@ describe('websites API', () => {
       const theirs = (await create({ domain: 'theirs.example' })).json().data.id;
       const other = await t.account();
       for (const id of ['abc', '0', '1.5', String(theirs)]) {
-        const res = await t.call(other.key, { method: 'PATCH', url: `/api/v1/websites/${id}?privacy=9`, form: { exclude_ips: 'nope' } });
+        const res = await t.call(other.key, {
+          method: 'PATCH',
+          url: `/api/v1/websites/${id}?privacy=9`,
+          form: { exclude_ips: 'nope' },
+        });
         assert.deepEqual([res.statusCode, res.json()], [404, { message: 'Website not found.', status: 404 }], id);
       }
     });

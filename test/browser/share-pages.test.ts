@@ -28,7 +28,9 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
   });
 
   /** A fresh context (own cookies) whose page records any request leaving this origin. */
-  async function openPage(options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  async function openPage(
+    options: { javaScriptEnabled?: boolean; viewport?: { width: number; height: number } } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext(options);
     const page = await context.newPage();
     page.on('request', (request) => {
@@ -49,7 +51,7 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
     const checks = page.locator('article.check');
     assert.equal(await checks.count(), CHECK_NAMES.length, 'one block per check');
     for (const name of CHECK_NAMES) assert.equal(await page.locator(`#check-${name}`).count(), 1, name);
-    const scroll = await page.evaluate("document.documentElement.scrollWidth - window.innerWidth") as number;
+    const scroll = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
     assert.ok(scroll <= 0, `no horizontal scroll on a phone (${scroll}px)`);
     await screenshot(page, 'report-public-phone');
     await context.close();
@@ -85,7 +87,11 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
     assert.equal(cookies.length, 1);
     assert.deepEqual([cookies[0].httpOnly, cookies[0].sameSite, cookies[0].path], [true, 'Lax', `/reports/${report.id}`]);
 
-    const changed = await t.call(user.key, { method: 'PATCH', url: `/api/v1/reports/${report.id}`, form: { privacy: '2', password: 'battery staple' } });
+    const changed = await t.call(user.key, {
+      method: 'PATCH',
+      url: `/api/v1/reports/${report.id}`,
+      form: { privacy: '2', password: 'battery staple' },
+    });
     assert.equal(changed.statusCode, 200);
     await page.reload();
     assert.equal(await page.getByLabel('Password', { exact: true }).count(), 1, 'the old cookie no longer opens the page');
@@ -103,7 +109,10 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
       await page.waitForLoadState();
     }
     await page.getByLabel('Password', { exact: true }).fill('right');
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button').click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button').click(),
+    ]);
     assert.equal(response.status(), 429);
     assert.match(await page.locator('main').innerText(), /Too many attempts/);
     await screenshot(page, 'report-password-429');
@@ -111,12 +120,19 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
   });
 
   test('a website page lists its reports and draws the chart', async () => {
-    const created = await t.call(user.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'chart.example', privacy: '0' } });
+    const created = await t.call(user.key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      form: { domain: 'chart.example', privacy: '0' },
+    });
     const id = created.json().data.id;
     const scores = [35, 52, 71, 88, 93];
     for (const [i, result] of scores.entries()) {
       await seedReport(t.db.handle, user.id, {
-        url: `https://chart.example/${i % 2 ? 'a' : 'b'}`, result, privacy: 0, generated_at: `2024-0${i + 1}-10T08:00:00.000000Z`,
+        url: `https://chart.example/${i % 2 ? 'a' : 'b'}`,
+        result,
+        privacy: 0,
+        generated_at: `2024-0${i + 1}-10T08:00:00.000000Z`,
       });
     }
     const { context, page } = await openPage();
@@ -133,7 +149,9 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
   });
 
   test('/docs loads and lists every endpoint', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     const { context, page } = await openPage();
     await page.goto(`${base}/docs`);

@@ -42,7 +42,12 @@ describe('faults', () => {
 
   test('kill -9 during a stream of creates on SQLite: every acknowledged create survives, integrity ok', async () => {
     const file = join(dir, 'crash.sqlite');
-    const env = { DATABASE_URL: `sqlite:${file}`, ALLOW_PRIVATE_ADDRESSES: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
+    const env = {
+      DATABASE_URL: `sqlite:${file}`,
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
     const server = await startServer(env);
     const key = /(rk_\S+)/.exec(server.output())![1];
     const api = `http://127.0.0.1:${server.port}`;
@@ -91,7 +96,12 @@ describe('faults', () => {
 
   test('SIGTERM: new connections are refused, the running analysis finishes and is stored, exit 0', async () => {
     const file = join(dir, 'term.sqlite');
-    const env = { DATABASE_URL: `sqlite:${file}`, ALLOW_PRIVATE_ADDRESSES: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
+    const env = {
+      DATABASE_URL: `sqlite:${file}`,
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
     const server = await startServer(env);
     const key = /(rk_\S+)/.exec(server.output())![1];
     const api = `http://127.0.0.1:${server.port}`;
@@ -99,7 +109,12 @@ describe('faults', () => {
     // SIGTERM once the analysis is fetching the page (which answers after 1.5 s)
     await until(() => site.hits('/slow.html') >= 1);
     server.child.kill('SIGTERM');
-    await until(() => fetch(`${api}/health`).then(() => false, () => true));
+    await until(() =>
+      fetch(`${api}/health`).then(
+        () => false,
+        () => true,
+      ),
+    );
     await assert.rejects(fetch(`${api}/health`), 'a new connection is refused once shutting down');
     const res = await inFlight;
     assert.equal(res.status, 201, 'the in-flight create completed');
@@ -116,7 +131,10 @@ describe('faults', () => {
 
   test('two instances on one database create the same domain at once: exactly one wins', async () => {
     const first = await testApp();
-    const second = await openDatabase(first.db.schema ? process.env.TEST_DATABASE_URL! : first.db.url, first.db.schema ? { schema: first.db.schema } : {});
+    const second = await openDatabase(
+      first.db.schema ? process.env.TEST_DATABASE_URL! : first.db.url,
+      first.db.schema ? { schema: first.db.schema } : {},
+    );
     const other = await buildApp({ config: first.config, database: second });
     try {
       const { key } = await first.account();

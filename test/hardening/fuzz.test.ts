@@ -21,9 +21,19 @@ function assertErrorShape(status: number, contentType: string | undefined, body:
 }
 
 const ROUTES = [
-  '/api/v1/websites', '/api/v1/websites/{id}', '/api/v1/reports', '/api/v1/reports/{id}', '/api/v1/projects',
-  '/api/v1/projects/{id}', '/api/v1/account', '/api/v1/openapi.json', '/health', '/reports/{id}', '/websites/{id}',
-  '/api/v1/{id}', '/{id}',
+  '/api/v1/websites',
+  '/api/v1/websites/{id}',
+  '/api/v1/reports',
+  '/api/v1/reports/{id}',
+  '/api/v1/projects',
+  '/api/v1/projects/{id}',
+  '/api/v1/account',
+  '/api/v1/openapi.json',
+  '/health',
+  '/reports/{id}',
+  '/websites/{id}',
+  '/api/v1/{id}',
+  '/{id}',
 ];
 
 describe('fuzzing every route', () => {
@@ -38,7 +48,10 @@ describe('fuzzing every route', () => {
   });
   after(() => t.close());
 
-  const headerValue = fc.oneof(paramValue, fc.constantFrom('', ' ', '\t', 'application/json', 'text/plain', '*/*', 'gzip', '0', '-1', '99999999999'));
+  const headerValue = fc.oneof(
+    paramValue,
+    fc.constantFrom('', ' ', '\t', 'application/json', 'text/plain', '*/*', 'gzip', '0', '-1', '99999999999'),
+  );
   const headers = fc.record(
     {
       authorization: fc.oneof(
@@ -48,7 +61,15 @@ describe('fuzzing every route', () => {
         { weight: 1, arbitrary: paramValue },
       ),
       'content-type': fc.oneof(
-        fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'application/vnd.api+json', 'multipart/form-data', 'text/plain', 'application/xml', 'application/x-www-form-urlencoded; charset=latin1'),
+        fc.constantFrom(
+          'application/x-www-form-urlencoded',
+          'application/json',
+          'application/vnd.api+json',
+          'multipart/form-data',
+          'text/plain',
+          'application/xml',
+          'application/x-www-form-urlencoded; charset=latin1',
+        ),
         headerValue,
       ),
       accept: headerValue,
@@ -75,15 +96,22 @@ describe('fuzzing every route', () => {
         fc.oneof(pathId, fc.constant(String(1)), fc.constant('OWN')),
         formEncoded,
         headers,
-        fc.oneof(formEncoded, jsonBody.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))), fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.from(b).toString('latin1'))),
+        fc.oneof(
+          formEncoded,
+          jsonBody.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
+          fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.from(b).toString('latin1')),
+        ),
         async (method, route, id, query, hdrs, body) => {
           const url = route.replace('{id}', id === 'OWN' ? String(reportId) : id) + (query ? `?${query}` : '');
-          const sent = Object.fromEntries(
-            Object.entries(hdrs).map(([k, v]) => [k, header(String(v).replace('KEY', key))]),
-          );
+          const sent = Object.fromEntries(Object.entries(hdrs).map(([k, v]) => [k, header(String(v).replace('KEY', key))]));
           let res: LightMyRequestResponse;
           try {
-            res = await t.app.inject({ method: method as 'GET', url, headers: sent, ...(method === 'GET' || method === 'HEAD' ? {} : { payload: body }) });
+            res = await t.app.inject({
+              method: method as 'GET',
+              url,
+              headers: sent,
+              ...(method === 'GET' || method === 'HEAD' ? {} : { payload: body }),
+            });
           } catch (error) {
             // light-my-request refuses some inputs itself (e.g. an invalid URL); that is not our server
             if (/Invalid|URL|header/i.test(String(error))) return;
@@ -101,25 +129,52 @@ describe('fuzzing every route', () => {
     const { port } = t.app.server.address() as { port: number };
     const line = fc.oneof(
       fc.constantFrom(
-        'GET / HTTP/1.1', 'GET /api/v1/websites HTTP/1.1', 'POST /api/v1/reports HTTP/1.1', 'GET /api/v1/websites HTTP/9.9',
-        'GET  /api/v1/websites HTTP/1.1', 'G\u00e9T / HTTP/1.1', 'GET /api/v1/websites/%zz HTTP/1.1', 'GET /\u0000 HTTP/1.1',
-        'get /health HTTP/1.1', 'GET http://evil.example/health HTTP/1.1', 'GET * HTTP/1.1', '', 'HTTP/1.1 200 OK',
+        'GET / HTTP/1.1',
+        'GET /api/v1/websites HTTP/1.1',
+        'POST /api/v1/reports HTTP/1.1',
+        'GET /api/v1/websites HTTP/9.9',
+        'GET  /api/v1/websites HTTP/1.1',
+        'G\u00e9T / HTTP/1.1',
+        'GET /api/v1/websites/%zz HTTP/1.1',
+        'GET /\u0000 HTTP/1.1',
+        'get /health HTTP/1.1',
+        'GET http://evil.example/health HTTP/1.1',
+        'GET * HTTP/1.1',
+        '',
+        'HTTP/1.1 200 OK',
       ),
       fc.string({ maxLength: 80 }),
     );
     const extra = fc.array(
       fc.oneof(
         fc.constantFrom(
-          'Host: a', 'Host: a\r\nHost: b', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: abc', 'Content-Length: 99999999999',
-          'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked', 'Content-Length: 3\r\nTransfer-Encoding: chunked',
-          `Authorization: Bearer ${'x'.repeat(100)}`, 'Content-Type: application/json', 'Expect: 100-continue', 'Connection: upgrade\r\nUpgrade: websocket',
-          ': no-name', 'NoColon', 'X-A:\u0000', `X-Long: ${'a'.repeat(20_000)}`,
+          'Host: a',
+          'Host: a\r\nHost: b',
+          'Content-Length: 5',
+          'Content-Length: -1',
+          'Content-Length: abc',
+          'Content-Length: 99999999999',
+          'Transfer-Encoding: chunked',
+          'Transfer-Encoding: gzip, chunked',
+          'Content-Length: 3\r\nTransfer-Encoding: chunked',
+          `Authorization: Bearer ${'x'.repeat(100)}`,
+          'Content-Type: application/json',
+          'Expect: 100-continue',
+          'Connection: upgrade\r\nUpgrade: websocket',
+          ': no-name',
+          'NoColon',
+          'X-A:\u0000',
+          `X-Long: ${'a'.repeat(20_000)}`,
         ),
         fc.string({ maxLength: 40 }),
       ),
       { maxLength: 5 },
     );
-    const body = fc.oneof(fc.constant(''), fc.constantFrom('0\r\n\r\n', 'zz\r\nxx\r\n', '{"a":', 'url=http%3A%2F%2F127.0.0.1%2F'), fc.string({ maxLength: 100 }));
+    const body = fc.oneof(
+      fc.constant(''),
+      fc.constantFrom('0\r\n\r\n', 'zz\r\nxx\r\n', '{"a":', 'url=http%3A%2F%2F127.0.0.1%2F'),
+      fc.string({ maxLength: 100 }),
+    );
 
     await fc.assert(
       fc.asyncProperty(line, extra, body, async (requestLine, headerLines, payload) => {

@@ -34,7 +34,7 @@ describe('hostile pages', () => {
       },
       '/endless': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html' });
-        const chunk = Buffer.from('<p>' + 'x'.repeat(65_536) + '</p>');
+        const chunk = Buffer.from(`<p>${'x'.repeat(65_536)}</p>`);
         const pump = () => {
           while (res.write(chunk)) {
             /* until the socket pushes back */
@@ -60,9 +60,14 @@ describe('hostile pages', () => {
         res.on('drain', pump);
         pump();
       },
-      '/nested': '<html><head><title>Nested</title></head><body>' + '<div>'.repeat(200_000) + 'deep' + '</div>'.repeat(200_000) + '</body></html>',
-      '/huge-attribute': '<html><head><title>Attribute</title></head><body><div data-x="' + 'a'.repeat(10 * MB) + '">x</div></body></html>',
-      '/big-attribute': '<html><head><title>Attribute</title></head><body><div data-x="' + 'a'.repeat(4 * MB) + '">x</div></body></html>',
+      '/nested':
+        '<html><head><title>Nested</title></head><body>' +
+        '<div>'.repeat(200_000) +
+        'deep' +
+        '</div>'.repeat(200_000) +
+        '</body></html>',
+      '/huge-attribute': `<html><head><title>Attribute</title></head><body><div data-x="${'a'.repeat(10 * MB)}">x</div></body></html>`,
+      '/big-attribute': `<html><head><title>Attribute</title></head><body><div data-x="${'a'.repeat(4 * MB)}">x</div></body></html>`,
       '/invalid-utf8': (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(invalidUtf8);
@@ -84,12 +89,15 @@ describe('hostile pages', () => {
   });
 
   test('each ends in a 422 or a report within the timeout; RSS < 300 MB; other requests answered', async () => {
-    const server = await startServer({
-      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-      ALLOW_PRIVATE_ADDRESSES: 'true',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-    }, { compiled: true });
+    const server = await startServer(
+      {
+        DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+        ALLOW_PRIVATE_ADDRESSES: 'true',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+      },
+      { compiled: true },
+    );
     const key = /(rk_\S+)/.exec(server.output())![1];
     const api = `http://127.0.0.1:${server.port}`;
     let peakRss = 0;
@@ -131,7 +139,11 @@ describe('hostile pages', () => {
             headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
             body: `url=${encodeURIComponent(site.origin + path)}`,
           });
-          return { status: res.status, body: (await res.json()) as { errors?: { url?: string[] }; data?: { results: object } }, ms: Date.now() - started };
+          return {
+            status: res.status,
+            body: (await res.json()) as { errors?: { url?: string[] }; data?: { results: object } },
+            ms: Date.now() - started,
+          };
         }),
       );
       for (const [i, [path, status, message]] of expectations.entries()) {
@@ -150,6 +162,8 @@ describe('hostile pages', () => {
     assert.ok(peakRss > 0 && peakRss < RSS_LIMIT, `peak RSS ${(peakRss / MB).toFixed(0)} MB`);
     assert.ok(polls >= 20, `${polls} other requests answered meanwhile`);
     assert.ok(slowestPollMs < 5000, `the slowest of them took ${slowestPollMs} ms`);
-    console.log(`hostile pages: peak RSS ${(peakRss / MB).toFixed(0)} MB, ${polls} requests answered meanwhile, slowest ${slowestPollMs} ms`);
+    console.log(
+      `hostile pages: peak RSS ${(peakRss / MB).toFixed(0)} MB, ${polls} requests answered meanwhile, slowest ${slowestPollMs} ms`,
+    );
   });
 });

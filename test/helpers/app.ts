@@ -25,7 +25,10 @@ export interface TestApp {
 
 let accounts = 0;
 
-export async function testApp(env: Record<string, string> = {}, options: Pick<AppOptions, 'analysisHooks' | 'clock'> = {}): Promise<TestApp> {
+export async function testApp(
+  env: Record<string, string> = {},
+  options: Pick<AppOptions, 'analysisHooks' | 'clock'> = {},
+): Promise<TestApp> {
   const db = await testDatabase();
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];

@@ -42,8 +42,11 @@ export class ResponseContract {
     const status = reply.statusCode;
     // 499: the client went away before the answer; nobody receives it.
     if (status === 499) return;
-    const type = String(reply.getHeader('content-type') ?? '').split(';')[0].trim();
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
+    const type = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]
+      .trim();
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
     const doc = this.document();
     const where = `${request.method} ${request.url.slice(0, 120)} → ${status}`;
     const route = request.is404 ? undefined : request.routeOptions.url;

@@ -12,10 +12,12 @@ export interface PageSite {
   close(): Promise<void>;
 }
 
-export const html = (body: string, headers: Record<string, string> = {}): PageHandler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
-  res.end(body);
-};
+export const html =
+  (body: string, headers: Record<string, string> = {}): PageHandler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  };
 
 /** A page that passes most checks: title, description, one h1, keywords, alt texts, viewport, lang… */
 export function goodPage(title = 'Blue widgets for sale'): string {
@@ -29,7 +31,8 @@ export function goodPage(title = 'Blue widgets for sale'): string {
 export async function startSite(pages: Record<string, PageHandler | string>): Promise<PageSite> {
   const routes = new Map<string, PageHandler>();
   const counts = new Map<string, number>();
-  const set = (path: string, handler: PageHandler | string) => routes.set(path, typeof handler === 'string' ? html(handler) : handler);
+  const set = (path: string, handler: PageHandler | string) =>
+    routes.set(path, typeof handler === 'string' ? html(handler) : handler);
   for (const [path, handler] of Object.entries(pages)) set(path, handler);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];

@@ -7,9 +7,13 @@ export const hasRedisServer = spawnSync('redis-server', ['--version']).status ==
 
 export async function startRedis(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const { Redis } = await import('ioredis');
   const deadline = Date.now() + 10_000;

@@ -59,7 +59,9 @@ function driver(pool: AnalysisPool) {
           violations.push(`${label} started with ${running.size} running, active ${pool.active}, limit ${pool.limit}`);
         }
         if (mine > pool.perAccountLimit || pool.activeFor(account) > pool.perAccountLimit) {
-          violations.push(`${label} started with ${mine} of its account running, activeFor ${pool.activeFor(account)}, cap ${pool.perAccountLimit}`);
+          violations.push(
+            `${label} started with ${mine} of its account running, activeFor ${pool.activeFor(account)}, cap ${pool.perAccountLimit}`,
+          );
         }
         try {
           return await new Promise<string>((resolve, reject) => {
@@ -295,92 +297,102 @@ test('property: slots are handed over without breaking the limits or leaving an 
       }),
     },
   );
-  const shape = fc
-    .integer({ min: 1, max: 4 })
-    .chain((limit) =>
-      fc.record({
-        limit: fc.constant(limit),
-        cap: fc.integer({ min: 1, max: limit }),
-        maxQueuedPerAccount: fc.integer({ min: 1, max: 4 }),
-        maxQueued: fc.integer({ min: 1, max: 8 }),
-      }),
-    );
+  const shape = fc.integer({ min: 1, max: 4 }).chain((limit) =>
+    fc.record({
+      limit: fc.constant(limit),
+      cap: fc.integer({ min: 1, max: limit }),
+      maxQueuedPerAccount: fc.integer({ min: 1, max: 4 }),
+      maxQueued: fc.integer({ min: 1, max: 8 }),
+    }),
+  );
 
   await fc.assert(
-    fc.asyncProperty(shape, fc.array(event, { maxLength: 60 }), async ({ limit, cap, maxQueuedPerAccount, maxQueued }, events) => {
-      abortAll(); // what a failed (and shrunk) run left behind
-      const pool = new AnalysisPool(limit, 600_000, { perAccountLimit: cap, maxQueuedPerAccount, maxQueued });
-      const { started, running, violations, submit } = driver(pool);
-      const tasks: { account: number; run: Submitted }[] = [];
-      const state = (task: { run: Submitted }) =>
-        task.run.status() !== 'pending' ? task.run.status() : running.has(task.run.label) ? 'running' : 'queued';
-      const count = (s: string, account?: number) =>
-        tasks.filter((t) => (account === undefined || t.account === account) && state(t) === s).length;
-      const add = (account: number, label: string) => {
-        const task = { account, run: submit(account, label) };
-        tasks.push(task);
-        return task;
-      };
+    fc.asyncProperty(
+      shape,
+      fc.array(event, { maxLength: 60 }),
+      async ({ limit, cap, maxQueuedPerAccount, maxQueued }, events) => {
+        abortAll(); // what a failed (and shrunk) run left behind
+        const pool = new AnalysisPool(limit, 600_000, { perAccountLimit: cap, maxQueuedPerAccount, maxQueued });
+        const { started, running, violations, submit } = driver(pool);
+        const tasks: { account: number; run: Submitted }[] = [];
+        const state = (task: { run: Submitted }) =>
+          task.run.status() !== 'pending' ? task.run.status() : running.has(task.run.label) ? 'running' : 'queued';
+        const count = (s: string, account?: number) =>
+          tasks.filter((t) => (account === undefined || t.account === account) && state(t) === s).length;
+        const add = (account: number, label: string) => {
+          const task = { account, run: submit(account, label) };
+          tasks.push(task);
+          return task;
+        };
 
-      const check = (step: string) => {
-        assert.deepEqual(violations, [], step);
-        assert.equal(pool.active, count('running'), `${step}: active`);
-        assert.equal(pool.queued, count('queued'), `${step}: queued`);
-        assert.ok(pool.queued <= maxQueued, `${step}: global queue bound`);
-        for (let account = 0; account < 4; account++) {
-          assert.equal(pool.activeFor(account), count('running', account), `${step}: activeFor(${account})`);
-          assert.equal(pool.queuedFor(account), count('queued', account), `${step}: queuedFor(${account})`);
-          assert.ok(count('queued', account) <= maxQueuedPerAccount, `${step}: account ${account} queue bound`);
-          if (count('running') < limit && count('queued', account) > 0) {
-            assert.equal(count('running', account), cap, `${step}: account ${account} waits though a slot is free and it is under its cap`);
+        const check = (step: string) => {
+          assert.deepEqual(violations, [], step);
+          assert.equal(pool.active, count('running'), `${step}: active`);
+          assert.equal(pool.queued, count('queued'), `${step}: queued`);
+          assert.ok(pool.queued <= maxQueued, `${step}: global queue bound`);
+          for (let account = 0; account < 4; account++) {
+            assert.equal(pool.activeFor(account), count('running', account), `${step}: activeFor(${account})`);
+            assert.equal(pool.queuedFor(account), count('queued', account), `${step}: queuedFor(${account})`);
+            assert.ok(count('queued', account) <= maxQueuedPerAccount, `${step}: account ${account} queue bound`);
+            if (count('running') < limit && count('queued', account) > 0) {
+              assert.equal(
+                count('running', account),
+                cap,
+                `${step}: account ${account} waits though a slot is free and it is under its cap`,
+              );
+            }
+            // First come, first served within an account: nothing starts while an older task of the
+            // same account still waits. (Two tasks admitted in the same turn may enter their
+            // functions in either order: a woken waiter resumes a microtask later.)
+            const mine = tasks.filter((t) => t.account === account);
+            const oldestWaiting = mine.findIndex((t) => state(t) === 'queued');
+            if (oldestWaiting !== -1) {
+              const overtaking = mine.slice(oldestWaiting + 1).filter((t) => started.includes(t.run.label));
+              assert.deepEqual(
+                overtaking.map((t) => t.run.label),
+                [],
+                `${step}: account ${account} overtook ${mine[oldestWaiting].run.label}`,
+              );
+            }
           }
-          // First come, first served within an account: nothing starts while an older task of the
-          // same account still waits. (Two tasks admitted in the same turn may enter their
-          // functions in either order: a woken waiter resumes a microtask later.)
-          const mine = tasks.filter((t) => t.account === account);
-          const oldestWaiting = mine.findIndex((t) => state(t) === 'queued');
-          if (oldestWaiting !== -1) {
-            const overtaking = mine.slice(oldestWaiting + 1).filter((t) => started.includes(t.run.label));
-            assert.deepEqual(overtaking.map((t) => t.run.label), [], `${step}: account ${account} overtook ${mine[oldestWaiting].run.label}`);
+        };
+
+        for (const [i, e] of events.entries()) {
+          const step = `step ${i} (${JSON.stringify(e)})`;
+          if (e.kind === 'submit') {
+            const startable = count('running') < limit && count('running', e.account) < cap;
+            const full = count('queued', e.account) >= maxQueuedPerAccount || count('queued') >= maxQueued;
+            const task = add(e.account, `t${i}`);
+            await settle();
+            assert.equal(state(task), startable ? 'running' : full ? 'rejected' : 'queued', step);
+          } else {
+            const candidates = tasks.filter((t) => state(t) === 'running' || (e.kind === 'abort' && state(t) === 'queued'));
+            if (candidates.length === 0) continue;
+            const ended = [...new Set(e.picks.map((p) => candidates[p % candidates.length]))];
+            for (const task of ended) {
+              if (e.kind === 'finish') task.run.finish();
+              else task.run.caller.abort(new Error('gone'));
+            }
+            // A submission in the same turn, `ticks` microtasks later: before, during or after the hand-over.
+            if (e.racingSubmit !== null) {
+              const { account, ticks } = e.racingSubmit;
+              afterTicks(ticks, () => add(account, `t${i}-racing`));
+            }
+            await settle();
+            for (const task of ended) assert.equal(state(task), e.kind === 'finish' ? 'fulfilled' : 'rejected', step);
           }
+          check(step);
         }
-      };
 
-      for (const [i, e] of events.entries()) {
-        const step = `step ${i} (${JSON.stringify(e)})`;
-        if (e.kind === 'submit') {
-          const startable = count('running') < limit && count('running', e.account) < cap;
-          const full = count('queued', e.account) >= maxQueuedPerAccount || count('queued') >= maxQueued;
-          const task = add(e.account, `t${i}`);
+        // Drain: finishing whatever runs must eventually run every waiter.
+        while (count('running') > 0) {
+          for (const task of tasks) if (state(task) === 'running') task.run.finish();
           await settle();
-          assert.equal(state(task), startable ? 'running' : full ? 'rejected' : 'queued', step);
-        } else {
-          const candidates = tasks.filter((t) => state(t) === 'running' || (e.kind === 'abort' && state(t) === 'queued'));
-          if (candidates.length === 0) continue;
-          const ended = [...new Set(e.picks.map((p) => candidates[p % candidates.length]))];
-          for (const task of ended) {
-            if (e.kind === 'finish') task.run.finish();
-            else task.run.caller.abort(new Error('gone'));
-          }
-          // A submission in the same turn, `ticks` microtasks later: before, during or after the hand-over.
-          if (e.racingSubmit !== null) {
-            const { account, ticks } = e.racingSubmit;
-            afterTicks(ticks, () => add(account, `t${i}-racing`));
-          }
-          await settle();
-          for (const task of ended) assert.equal(state(task), e.kind === 'finish' ? 'fulfilled' : 'rejected', step);
+          check('drain');
         }
-        check(step);
-      }
-
-      // Drain: finishing whatever runs must eventually run every waiter.
-      while (count('running') > 0) {
-        for (const task of tasks) if (state(task) === 'running') task.run.finish();
-        await settle();
-        check('drain');
-      }
-      assert.deepEqual([pool.active, pool.queued, count('queued')], [0, 0, 0]);
-    }),
+        assert.deepEqual([pool.active, pool.queued, count('queued')], [0, 0, 0]);
+      },
+    ),
     { numRuns: 300 },
   );
 });

@@ -41,7 +41,9 @@ test('no import cycles in src/', () => {
 });
 
 test('every relative import resolves to a module in src/', () => {
-  const missing = [...graph].flatMap(([file, imports]) => imports.filter((i) => !graph.has(i)).map((i) => `${name(file)} → ${name(i)}`));
+  const missing = [...graph].flatMap(([file, imports]) =>
+    imports.filter((i) => !graph.has(i)).map((i) => `${name(file)} → ${name(i)}`),
+  );
   assert.deepEqual(missing, []);
 });
 
@@ -49,6 +51,8 @@ test('the engine imports nothing of the API, the database, the pages or the CLI'
   const outside = ['api/', 'db/', 'web/', 'cli/'];
   const leaks = [...graph]
     .filter(([file]) => name(file).startsWith('analysis/'))
-    .flatMap(([file, imports]) => imports.filter((i) => outside.some((o) => name(i).startsWith(o))).map((i) => `${name(file)} → ${name(i)}`));
+    .flatMap(([file, imports]) =>
+      imports.filter((i) => outside.some((o) => name(i).startsWith(o))).map((i) => `${name(file)} → ${name(i)}`),
+    );
   assert.deepEqual(leaks, []);
 });

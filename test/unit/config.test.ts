@@ -24,27 +24,54 @@ test('TRUST_PROXY is a hop count: true is one proxy, never every hop', () => {
 
 test('every invalid variable is reported at once, each by name', () => {
   try {
-    loadConfig({ LOG_LEVEL: 'loud', PORT: '99999', DATABASE_URL: 'mysql://x', TRUST_PROXY: 'maybe', REPORT_BAND_GOOD: 'lots', BODY_LIMIT: '1024', REDIS_URL: 'localhost' });
+    loadConfig({
+      LOG_LEVEL: 'loud',
+      PORT: '99999',
+      DATABASE_URL: 'mysql://x',
+      TRUST_PROXY: 'maybe',
+      REPORT_BAND_GOOD: 'lots',
+      BODY_LIMIT: '1024',
+      REDIS_URL: 'localhost',
+    });
     assert.fail('should throw');
   } catch (error) {
     assert.ok(error instanceof ConfigError);
     const names = error.problems.map((p) => p.split(' ')[0]);
-    assert.deepEqual(names.sort(), ['BODY_LIMIT', 'DATABASE_URL', 'LOG_LEVEL', 'PORT', 'REDIS_URL', 'REPORT_BAND_GOOD', 'TRUST_PROXY']);
+    assert.deepEqual(names.sort(), [
+      'BODY_LIMIT',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'PORT',
+      'REDIS_URL',
+      'REPORT_BAND_GOOD',
+      'TRUST_PROXY',
+    ]);
     assert.match(error.message, /LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"/);
   }
-  assert.throws(() => loadConfig({ REPORT_BAND_DECENT: '95', REPORT_BAND_GOOD: '90' }), /REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD/);
+  assert.throws(
+    () => loadConfig({ REPORT_BAND_DECENT: '95', REPORT_BAND_GOOD: '90' }),
+    /REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD/,
+  );
   assert.throws(() => loadAnalysisConfig({ REQUEST_TIMEOUT: '0' }), /REQUEST_TIMEOUT/);
 });
 
 test('a database password in DATABASE_URL is never echoed in a message', () => {
-  assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://u:topsecret@[bad' }), (error: Error) => !error.message.includes('topsecret'));
+  assert.throws(
+    () => loadConfig({ DATABASE_URL: 'postgres://u:topsecret@[bad' }),
+    (error: Error) => !error.message.includes('topsecret'),
+  );
 });
 
 test('serve with an invalid setting stops before touching the database: no migration, no first account', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rankscope-config-'));
   try {
     const file = join(dir, 'db.sqlite');
-    const run = await runCli(['serve'], { DATABASE_URL: `sqlite:${file}`, LOG_LEVEL: 'loud', PORT: '0', RATE_LIMIT_PER_MINUTE: 'many' });
+    const run = await runCli(['serve'], {
+      DATABASE_URL: `sqlite:${file}`,
+      LOG_LEVEL: 'loud',
+      PORT: '0',
+      RATE_LIMIT_PER_MINUTE: 'many',
+    });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /LOG_LEVEL/);
     assert.match(run.stderr, /RATE_LIMIT_PER_MINUTE/);
@@ -70,7 +97,6 @@ test('a new SQLite database file (and its WAL) is readable by its owner only', a
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
 
 test('ANALYSIS_CONCURRENCY_PER_ACCOUNT defaults to ANALYSIS_CONCURRENCY − 2 (at least 1), leaving slots for other accounts', () => {
   assert.equal(loadConfig({}).analysisConcurrencyPerAccount, 6);

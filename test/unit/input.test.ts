@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { MAX_INPUT_VARS, parseFormEncoded, requestInput } from '../../src/api/input.js';
 
 test('form parsing follows PHP: last repeated key wins, brackets make arrays, dots become _', () => {
-  assert.deepEqual({ ...parseFormEncoded('a=1&a=2&b[]=x&b[]=y&c.d=3&e+f=4&g') }, { a: '2', b: ['x', 'y'], c_d: '3', e_f: '4', g: '' });
+  assert.deepEqual(
+    { ...parseFormEncoded('a=1&a=2&b[]=x&b[]=y&c.d=3&e+f=4&g') },
+    { a: '2', b: ['x', 'y'], c_d: '3', e_f: '4', g: '' },
+  );
 });
 
 test('form parsing decodes + and %XX, keeps malformed escapes', () => {

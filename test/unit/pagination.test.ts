@@ -41,7 +41,17 @@ test('page: plain positive integers only, otherwise 1', () => {
 });
 
 test('an empty list: last_page 1, from/to null, one active page link', () => {
-  const body = paginate({ items: [], total: 0, page: 1, perPage: 10, path: 'http://h/api/v1/x', query: [['search', null], ['sort', 'desc']] });
+  const body = paginate({
+    items: [],
+    total: 0,
+    page: 1,
+    perPage: 10,
+    path: 'http://h/api/v1/x',
+    query: [
+      ['search', null],
+      ['sort', 'desc'],
+    ],
+  });
   assert.deepEqual(body.links, {
     first: 'http://h/api/v1/x?sort=desc&page=1',
     last: 'http://h/api/v1/x?sort=desc&page=1',
@@ -71,7 +81,13 @@ test('a page past the end keeps the real total, links back, and marks nothing ac
   assert.equal(body.links.last, 'http://h/p?page=3');
   assert.deepEqual(
     body.meta.links.map((l) => [l.label, l.active]),
-    [['&laquo; Previous', false], ['1', false], ['2', false], ['3', false], ['Next &raquo;', false]],
+    [
+      ['&laquo; Previous', false],
+      ['1', false],
+      ['2', false],
+      ['3', false],
+      ['Next &raquo;', false],
+    ],
   );
 });
 

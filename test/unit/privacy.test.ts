@@ -17,10 +17,17 @@ test('a password is needed when privacy becomes Password and none is given or se
 
 test('a password is kept while Password, replaced when given, cleared when leaving it', async () => {
   assert.deepEqual(await applyPrivacy({}, protectedOne), protectedOne);
-  assert.deepEqual(await applyPrivacy({ privacy: Privacy.Private, password: 'ignored' }, protectedOne), { privacy: Privacy.Private, password_hash: null });
+  assert.deepEqual(await applyPrivacy({ privacy: Privacy.Private, password: 'ignored' }, protectedOne), {
+    privacy: Privacy.Private,
+    password_hash: null,
+  });
   const replaced = await applyPrivacy({ password: 'new one' }, protectedOne);
   assert.equal(replaced.privacy, Privacy.Password);
   assert.match(replaced.password_hash ?? '', /^\$argon2id\$/);
-  assert.deepEqual(await applyPrivacy({ password: 'ignored' }, NEW_RESOURCE), NEW_RESOURCE, 'a password alone counts only with Password');
+  assert.deepEqual(
+    await applyPrivacy({ password: 'ignored' }, NEW_RESOURCE),
+    NEW_RESOURCE,
+    'a password alone counts only with Password',
+  );
   await assert.rejects(applyPrivacy({ privacy: Privacy.Password }, NEW_RESOURCE), /password is required/);
 });

@@ -52,5 +52,7 @@ test('the summary message counts every further message (Laravel ≥ 9)', () => {
   assert.equal(summarize({ a: ['A.'], b: ['B.'] }), 'A. (and 1 more error)');
   assert.equal(summarize({ a: ['A.', 'A2.'], b: ['B.'] }), 'A. (and 2 more errors)');
   const outcome = laravelValidatorCompiler({ schema, method: 'POST', url: '/test', httpPart: 'body' })({});
-  assert.ok(typeof outcome === 'object' && 'error' in outcome && outcome.error instanceof ValidationError && outcome.error.status === 422);
+  assert.ok(
+    typeof outcome === 'object' && 'error' in outcome && outcome.error instanceof ValidationError && outcome.error.status === 422,
+  );
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { normalizeDomain } from '../../src/websites/domain.js';
 import { normalizeIpEntry, normalizeIpList, normalizeParamList } from '../../src/websites/exclusions.js';
 
-test('IP literals as domains: IPv4 normalised like a browser\'s host, IPv6 compressed without brackets', () => {
+test("IP literals as domains: IPv4 normalised like a browser's host, IPv6 compressed without brackets", () => {
   const cases: [string, string][] = [
     ['127.0.0.1', '127.0.0.1'],
     ['http://127.0.0.1:8080/x', '127.0.0.1'],

@@ -40,7 +40,10 @@ export function assertPageBasics(html: string, { noindex }: { noindex: boolean }
   const doc = parse(html);
   const root = one(doc, 'html')!;
   assert.equal(root.attribs.lang, 'en');
-  assert.ok(findOne((e) => e.name === 'meta' && e.attribs.charset === 'utf-8', [doc]), 'meta charset');
+  assert.ok(
+    findOne((e) => e.name === 'meta' && e.attribs.charset === 'utf-8', [doc]),
+    'meta charset',
+  );
   const viewport = findOne((e) => e.name === 'meta' && e.attribs.name === 'viewport', [doc]);
   assert.equal(viewport?.attribs.content, 'width=device-width, initial-scale=1');
   const title = all(doc, 'title').filter((t) => t.parent && (t.parent as Element).name === 'head');
@@ -51,8 +54,14 @@ export function assertPageBasics(html: string, { noindex }: { noindex: boolean }
   const robots = findOne((e) => e.name === 'meta' && e.attribs.name === 'robots', [doc]);
   assert.equal(robots?.attribs.content, noindex ? 'noindex' : undefined);
   const links = all(doc, 'link');
-  assert.ok(links.some((l) => l.attribs.rel === 'stylesheet' && l.attribs.href === '/assets/rankscope.css'), 'stylesheet link');
-  assert.ok(links.some((l) => l.attribs.rel === 'icon' && l.attribs.href.startsWith('data:image/svg+xml,')), 'data: favicon');
+  assert.ok(
+    links.some((l) => l.attribs.rel === 'stylesheet' && l.attribs.href === '/assets/rankscope.css'),
+    'stylesheet link',
+  );
+  assert.ok(
+    links.some((l) => l.attribs.rel === 'icon' && l.attribs.href.startsWith('data:image/svg+xml,')),
+    'data: favicon',
+  );
   assert.equal(all(doc, 'header').length, 1);
   assert.equal(all(doc, 'main').length, 1);
   assert.equal(all(doc, 'footer').length, 1);

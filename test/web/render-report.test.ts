@@ -58,7 +58,10 @@ test('the score gauge shows the score and its band, in words too', () => {
   const good = parse(renderReportPage({ ...sample, result: 90 }));
   assert.match(findAll((e) => e.name === 'svg' && /gauge/.test(e.attribs.class ?? ''), [good])[0].attribs.class, /band-good/);
   const bad = parse(renderReportPage({ ...sample, result: 49 }));
-  assert.equal(findAll((e) => e.name === 'svg' && /gauge/.test(e.attribs.class ?? ''), [bad])[0].attribs['aria-label'], 'Score: 49 out of 100, poor');
+  assert.equal(
+    findAll((e) => e.name === 'svg' && /gauge/.test(e.attribs.class ?? ''), [bad])[0].attribs['aria-label'],
+    'Score: 49 out of 100, poor',
+  );
   // Bands come from the configuration.
   const strict = renderReportPage({ ...sample, result: 92 }, { config: { ...DEFAULT_CONFIG, bands: { good: 95, decent: 60 } } });
   assert.match(strict, /class="gauge band-decent"/);
@@ -83,7 +86,10 @@ test('checks are grouped by importance (high, medium, low), failures first withi
   const section = (importance: string) => html.slice(at(`id="importance-${importance}"`));
   assert.ok(at('id="check-image_keywords"') < at('id="check-title"'), 'the failed high check comes first');
   assert.ok(at('id="check-title"') < at('id="importance-medium"'), 'title is a high check');
-  assert.ok(section('medium').indexOf('id="check-server_signature"') < section('medium').indexOf('id="check-in_page_links"'), 'failed medium first');
+  assert.ok(
+    section('medium').indexOf('id="check-server_signature"') < section('medium').indexOf('id="check-in_page_links"'),
+    'failed medium first',
+  );
   assert.ok(at('id="check-inline_css"') > at('id="importance-low"'), 'inline_css is a low check');
 });
 
@@ -111,13 +117,26 @@ test('values are rendered for people: outline, link lists, property lists, colla
   const check = (name: string) => byId(doc, `check-${name}`)!;
 
   const outline = findAll((e) => e.name === 'ul' && e.attribs.class === 'outline', [check('headings')])[0];
-  assert.deepEqual(all(outline, 'li').map((li) => text(li)), [
-    'H1Blue widgets', 'H2Why hand-made?', 'H2Sizes and prices', 'H2Customer reviews', 'H3Small', 'H3Medium', 'H3Large', 'H3(empty)',
-  ]);
+  assert.deepEqual(
+    all(outline, 'li').map((li) => text(li)),
+    [
+      'H1Blue widgets',
+      'H2Why hand-made?',
+      'H2Sizes and prices',
+      'H2Customer reviews',
+      'H3Small',
+      'H3Medium',
+      'H3Large',
+      'H3(empty)',
+    ],
+  );
 
   // 14 internal links: 10 shown, 4 behind <details>; 3 external links all shown.
   const links = check('in_page_links');
-  assert.deepEqual(all(links, 'h4').map((h) => text(h)), ['Internal links (14)', 'External links (3)']);
+  assert.deepEqual(
+    all(links, 'h4').map((h) => text(h)),
+    ['Internal links (14)', 'External links (3)'],
+  );
   const details = all(links, 'details');
   assert.equal(details.length, 1);
   assert.equal(text(one(details[0], 'summary')!), 'Show 4 more links');
@@ -130,11 +149,32 @@ test('values are rendered for people: outline, link lists, property lists, colla
 
   const structured = check('structured_data');
   const terms = all(structured, 'dt').map((dt) => text(dt));
-  assert.deepEqual(terms, ['og:title', 'og:type', 'og:image', '@context', '@type', 'name', 'offers', '@type', 'price', 'priceCurrency']);
+  assert.deepEqual(terms, [
+    'og:title',
+    'og:type',
+    'og:image',
+    '@context',
+    '@type',
+    'name',
+    'offers',
+    '@type',
+    'price',
+    'priceCurrency',
+  ]);
 
-  assert.deepEqual(all(check('server_signature'), 'code').map((c) => text(c)), [], 'both headers are already in the line');
-  assert.deepEqual(all(check('inline_css'), 'code').map((c) => text(c)), ['margin:0', 'color:#c00;font-weight:bold', 'display:none']);
-  assert.equal(text(findAll((e) => e.attribs.class === 'value-text', [check('title')])[0]), 'Blue Widgets for Sale | Example Shop');
+  assert.deepEqual(
+    all(check('server_signature'), 'code').map((c) => text(c)),
+    [],
+    'both headers are already in the line',
+  );
+  assert.deepEqual(
+    all(check('inline_css'), 'code').map((c) => text(c)),
+    ['margin:0', 'color:#c00;font-weight:bold', 'display:none'],
+  );
+  assert.equal(
+    text(findAll((e) => e.attribs.class === 'value-text', [check('title')])[0]),
+    'Blue Widgets for Sale | Example Shop',
+  );
   // The page's own URL is not repeated under https_encryption.
   assert.equal(findAll((e) => e.attribs.class === 'check-value', [check('https_encryption')]).length, 0);
 });
@@ -156,18 +196,39 @@ test('the generation date is shown in UTC whatever the server time zone', () => 
 const HOSTILE = {
   title: { passed: true, importance: 'high', value: '<script>alert(1)</script>' },
   meta_description: { passed: true, importance: 'high', value: '" onmouseover="alert(1)' },
-  headings: { passed: false, importance: 'high', value: { h1: ['</h4><script>alert(2)</script>'], '<h7 onclick=x>': ['y'] }, errors: { too_many: null } },
+  headings: {
+    passed: false,
+    importance: 'high',
+    value: { h1: ['</h4><script>alert(2)</script>'], '<h7 onclick=x>': ['y'] },
+    errors: { too_many: null },
+  },
   in_page_links: {
-    passed: true, importance: 'medium',
+    passed: true,
+    importance: 'medium',
     value: {
-      Internals: [{ url: 'javascript:alert(3)', text: '<img src=x onerror=alert(4)>' }, { url: ' JavaScript:alert(5)', text: 'x' }],
-      Externals: [{ url: 'https://evil.test/"><script>alert(6)</script>', text: "'onfocus='alert(7)" }, { url: 'data:text/html,<script>alert(8)</script>', text: 'd' }],
+      Internals: [
+        { url: 'javascript:alert(3)', text: '<img src=x onerror=alert(4)>' },
+        { url: ' JavaScript:alert(5)', text: 'x' },
+      ],
+      Externals: [
+        { url: 'https://evil.test/"><script>alert(6)</script>', text: "'onfocus='alert(7)" },
+        { url: 'data:text/html,<script>alert(8)</script>', text: 'd' },
+      ],
       '<b onmouseover=alert(9)>': 'not a list',
     },
   },
   favicon: { passed: true, importance: 'medium', value: 'javascript:alert(10)' },
-  structured_data: { passed: true, importance: 'medium', value: { 'Schema.org': [{ '<script>': '"onmouseover=', nested: { a: [1, { b: 'javascript:alert(11)' }] } }] } },
-  image_keywords: { passed: false, importance: 'high', value: 'nonsense', errors: { missing: [{ url: 'vbscript:msgbox(1)', text: '<iframe>' }, 42, null, ['x']] } },
+  structured_data: {
+    passed: true,
+    importance: 'medium',
+    value: { 'Schema.org': [{ '<script>': '"onmouseover=', nested: { a: [1, { b: 'javascript:alert(11)' }] } }] },
+  },
+  image_keywords: {
+    passed: false,
+    importance: 'high',
+    value: 'nonsense',
+    errors: { missing: [{ url: 'vbscript:msgbox(1)', text: '<iframe>' }, 42, null, ['x']] },
+  },
   robots: { passed: false, importance: 'high', value: null, errors: { failed: ['<style>body{display:none}</style>'] } },
   '<svg onload=alert(12)>': { passed: 'yes', importance: '<b>', value: { '"': '<script>' }, errors: { '<x>': '<y>' } },
   dom_size: 'not an object',
@@ -200,7 +261,12 @@ test('a head check failed by an early close says what closed the head; head_clos
   const results = {
     ...(sample.results as Record<string, unknown>),
     meta_description: { passed: false, importance: 'high', value: null, errors: { missing: null, head_closed_by: '<iframe>' } },
-    favicon: { passed: false, importance: 'medium', value: null, errors: { missing: null, head_closed_by: '<script>alert(1)</script>' } },
+    favicon: {
+      passed: false,
+      importance: 'medium',
+      value: null,
+      errors: { missing: null, head_closed_by: '<script>alert(1)</script>' },
+    },
   };
   const html = renderReportPage(withResults(results));
   assertPageBasics(html, { noindex: false });
@@ -217,11 +283,26 @@ test('a head check failed by an early close says what closed the head; head_clos
 });
 
 test('stored reports of any shape render without throwing', () => {
-  for (const results of [null, 42, 'text', [], [1, 2], {}, { title: null }, { title: [] }, { headings: { passed: true, value: 7 } }]) {
+  for (const results of [
+    null,
+    42,
+    'text',
+    [],
+    [1, 2],
+    {},
+    { title: null },
+    { title: [] },
+    { headings: { passed: true, value: 7 } },
+  ]) {
     const html = renderReportPage(withResults(results));
     assertPageBasics(html, { noindex: false });
   }
-  const html = renderReportPage({ ...sample, result: 'abc' as unknown as number, generated_at: 'yesterday', url: 42 as unknown as string });
+  const html = renderReportPage({
+    ...sample,
+    result: 'abc' as unknown as number,
+    generated_at: 'yesterday',
+    url: 42 as unknown as string,
+  });
   assertPageBasics(html, { noindex: false });
   assert.match(html, /Score unavailable/);
   assert.match(html, /Generated at an unknown date/);
@@ -229,7 +310,13 @@ test('stored reports of any shape render without throwing', () => {
 
 test('a huge list is capped, and the page says how many were left out', () => {
   const links = Array.from({ length: 1000 }, (_, i) => ({ url: `https://a.test/${i}`, text: `Link ${i}` }));
-  const doc = parse(renderReportPage(withResults({ in_page_links: { passed: false, importance: 'medium', value: { Internals: links }, errors: { too_many: { max: '150' } } } })));
+  const doc = parse(
+    renderReportPage(
+      withResults({
+        in_page_links: { passed: false, importance: 'medium', value: { Internals: links }, errors: { too_many: { max: '150' } } },
+      }),
+    ),
+  );
   const check = byId(doc, 'check-in_page_links')!;
   assert.equal(all(check, 'li').length, 250);
   assert.match(text(check), /…and 750 more not shown\./);
@@ -239,26 +326,59 @@ test('a huge list is capped, and the page says how many were left out', () => {
 test('lists the report cut say how many more it did not list (its omitted), and counts include them', () => {
   const links = Array.from({ length: 1000 }, (_, i) => ({ url: `https://a.test/${i}`, text: `Link ${i}` }));
   const image = { url: 'https://a.test/i.jpg', text: '' };
-  const doc = parse(renderReportPage(withResults({
-    in_page_links: {
-      passed: false, importance: 'medium', value: { Internals: links, Externals: links.slice(0, 3) }, errors: { too_many: { max: '150' } },
-      omitted: { '/value/Internals': 89_000, '/value/Externals': 7 },
-    },
-    image_keywords: { passed: false, importance: 'high', value: [image], errors: { missing: [image] }, omitted: { '/value': 4, '/errors/missing': 4 } },
-    headings: { passed: false, importance: 'high', value: { h1: ['A', 'B'], h2: ['C'] }, errors: { too_many: null }, omitted: { '/value/h1': 10, '/value/h2': 5 } },
-    structured_data: {
-      passed: true, importance: 'medium', value: { 'Schema.org': [{ '@type': 'Thing', list: [1, 2] }] },
-      omitted: { '/value/Schema.org/0': 3, '/value/Schema.org/0/list': 98 },
-    },
-    inline_css: { passed: false, importance: 'low', value: null, errors: { failed: ['a:b'] }, omitted: { '/errors/failed': 70 } },
-    title: { passed: true, importance: 'high', value: 'Fine' },
-  })));
+  const doc = parse(
+    renderReportPage(
+      withResults({
+        in_page_links: {
+          passed: false,
+          importance: 'medium',
+          value: { Internals: links, Externals: links.slice(0, 3) },
+          errors: { too_many: { max: '150' } },
+          omitted: { '/value/Internals': 89_000, '/value/Externals': 7 },
+        },
+        image_keywords: {
+          passed: false,
+          importance: 'high',
+          value: [image],
+          errors: { missing: [image] },
+          omitted: { '/value': 4, '/errors/missing': 4 },
+        },
+        headings: {
+          passed: false,
+          importance: 'high',
+          value: { h1: ['A', 'B'], h2: ['C'] },
+          errors: { too_many: null },
+          omitted: { '/value/h1': 10, '/value/h2': 5 },
+        },
+        structured_data: {
+          passed: true,
+          importance: 'medium',
+          value: { 'Schema.org': [{ '@type': 'Thing', list: [1, 2] }] },
+          omitted: { '/value/Schema.org/0': 3, '/value/Schema.org/0/list': 98 },
+        },
+        inline_css: {
+          passed: false,
+          importance: 'low',
+          value: null,
+          errors: { failed: ['a:b'] },
+          omitted: { '/errors/failed': 70 },
+        },
+        title: { passed: true, importance: 'high', value: 'Fine' },
+      }),
+    ),
+  );
   const check = (name: string) => byId(doc, `check-${name}`)!;
   const notes = (name: string) => findAll((e) => /\bnot-listed\b/.test(e.attribs.class ?? ''), [check(name)]).map((p) => text(p));
   const found = (name: string) => text(findAll((e) => e.attribs.class === 'check-found', [check(name)])[0]);
 
-  assert.deepEqual(all(check('in_page_links'), 'h4').map((h) => text(h)), ['Internal links (90,000)', 'External links (10)']);
-  assert.deepEqual(notes('in_page_links'), ['…and 89,000 more not listed in the report.', '…and 7 more not listed in the report.']);
+  assert.deepEqual(
+    all(check('in_page_links'), 'h4').map((h) => text(h)),
+    ['Internal links (90,000)', 'External links (10)'],
+  );
+  assert.deepEqual(notes('in_page_links'), [
+    '…and 89,000 more not listed in the report.',
+    '…and 7 more not listed in the report.',
+  ]);
   assert.match(text(check('in_page_links')), /…and 750 more not shown\./);
   assert.equal(found('in_page_links'), '90,010 links (90,000 internal, 10 external); keep it at most 150.');
 
@@ -270,12 +390,18 @@ test('lists the report cut say how many more it did not list (its omitted), and 
   assert.deepEqual(notes('inline_css'), ['…and 70 more not listed in the report.']);
   assert.equal(found('inline_css'), '71 elements have a style attribute.');
   assert.deepEqual(notes('title'), []);
-  assert.equal(findAll((e) => /\bnot-listed\b/.test(e.attribs.class ?? ''), [parse(renderReportPage(sample))]).length, 0, 'nothing cut, nothing said');
+  assert.equal(
+    findAll((e) => /\bnot-listed\b/.test(e.attribs.class ?? ''), [parse(renderReportPage(sample))]).length,
+    0,
+    'nothing cut, nothing said',
+  );
 });
 
 test('a title value of 2,000 characters is cut short', () => {
   const long = 'x'.repeat(2000);
-  const html = renderReportPage(withResults({ title: { passed: false, importance: 'high', value: long, errors: { length: { min: '1', max: '60' } } } }));
+  const html = renderReportPage(
+    withResults({ title: { passed: false, importance: 'high', value: long, errors: { length: { min: '1', max: '60' } } } }),
+  );
   lacks(html, long);
   contains(html, `${'x'.repeat(499)}…`);
   assert.match(html, /Title is 2,000 characters; keep it between 1 and 60\./);
@@ -283,12 +409,24 @@ test('a title value of 2,000 characters is cut short', () => {
 
 test('group and key names that shadow Object.prototype are just names', () => {
   const tricky = { constructor: [{ url: 'https://a.test/', text: 'A' }], __proto__x: [], toString: ['https://a.test/t.js'] };
-  const html = renderReportPage(withResults({
-    in_page_links: { passed: true, importance: 'medium', value: tricky },
-    http_requests: { passed: true, importance: 'medium', value: JSON.parse('{"__proto__": ["https://a.test/p.js"], "constructor": ["https://a.test/c.js"]}') },
-    social: { passed: true, importance: 'low', value: { hasOwnProperty: [{ url: 'https://a.test/', text: 'x' }] } },
-  }));
+  const html = renderReportPage(
+    withResults({
+      in_page_links: { passed: true, importance: 'medium', value: tricky },
+      http_requests: {
+        passed: true,
+        importance: 'medium',
+        value: JSON.parse('{"__proto__": ["https://a.test/p.js"], "constructor": ["https://a.test/c.js"]}'),
+      },
+      social: { passed: true, importance: 'low', value: { hasOwnProperty: [{ url: 'https://a.test/', text: 'x' }] } },
+    }),
+  );
   const doc = assertPageBasics(html, { noindex: false });
-  assert.equal(text(findAll((e) => e.attribs.class === 'check-found', [byId(doc, 'check-http_requests')!])[0]), '2 requests (1 __proto__, 1 constructor).');
-  assert.deepEqual(all(byId(doc, 'check-in_page_links')!, 'h4').map((h) => text(h)), ['constructor (1)', '__proto__x (0)', 'toString (1)']);
+  assert.equal(
+    text(findAll((e) => e.attribs.class === 'check-found', [byId(doc, 'check-http_requests')!])[0]),
+    '2 requests (1 __proto__, 1 constructor).',
+  );
+  assert.deepEqual(
+    all(byId(doc, 'check-in_page_links')!, 'h4').map((h) => text(h)),
+    ['constructor (1)', '__proto__x (0)', 'toString (1)'],
+  );
 });

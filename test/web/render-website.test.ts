@@ -7,10 +7,19 @@ import { all, assertPageBasics, byId, one, text } from './render-helpers.js';
 
 const site = { id: 7, domain: 'example.test' };
 const day = (n: number, hour = 12) => `2025-03-${String(n).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00.000000Z`;
-const row = (id: number, url: string, result: number, generated_at: string, isPublic = true): WebsiteReportRow => ({ id, url, result, generated_at, isPublic });
+const row = (id: number, url: string, result: number, generated_at: string, isPublic = true): WebsiteReportRow => ({
+  id,
+  url,
+  result,
+  generated_at,
+  isPublic,
+});
 
 function chart(doc: ReturnType<typeof assertPageBasics>): Element | undefined {
-  return findAll((e) => e.name === 'svg' && e.attribs.role === 'img' && e.attribs['aria-labelledby'] === 'chart-title chart-desc', [doc])[0];
+  return findAll(
+    (e) => e.name === 'svg' && e.attribs.role === 'img' && e.attribs['aria-labelledby'] === 'chart-title chart-desc',
+    [doc],
+  )[0];
 }
 
 /** The body of the pages table (the chart's data table comes first in the document). */
@@ -26,17 +35,34 @@ function polylinePoints(svg: Element): string[] {
 
 test('the chart draws one point per report, oldest to newest, on a 0–100 scale', () => {
   // Given out of order; one report a day, scores 0, 25, 50, 75, 100.
-  const reports = [row(3, 'https://example.test/c', 50, day(3)), row(1, 'https://example.test/a', 0, day(1)),
-    row(5, 'https://example.test/e', 100, day(5)), row(2, 'https://example.test/b', 25, day(2)), row(4, 'https://example.test/d', 75, day(4))];
+  const reports = [
+    row(3, 'https://example.test/c', 50, day(3)),
+    row(1, 'https://example.test/a', 0, day(1)),
+    row(5, 'https://example.test/e', 100, day(5)),
+    row(2, 'https://example.test/b', 25, day(2)),
+    row(4, 'https://example.test/d', 75, day(4)),
+  ];
   const doc = assertPageBasics(renderWebsitePage(site, reports), { noindex: false });
   const svg = chart(doc)!;
   const circles = all(svg, 'circle');
   assert.equal(circles.length, 5);
   // The plot spans x 48–624 and y 12 (score 100) to 210 (score 0), by the chart's margins.
-  assert.deepEqual(circles.map((c) => [Number(c.attribs.cx), Number(c.attribs.cy)]), [[48, 210], [192, 160.5], [336, 111], [480, 61.5], [624, 12]]);
+  assert.deepEqual(
+    circles.map((c) => [Number(c.attribs.cx), Number(c.attribs.cy)]),
+    [
+      [48, 210],
+      [192, 160.5],
+      [336, 111],
+      [480, 61.5],
+      [624, 12],
+    ],
+  );
   assert.deepEqual(polylinePoints(svg), ['48,210', '192,160.5', '336,111', '480,61.5', '624,12']);
   assert.equal(text(byId(doc, 'chart-title')!), 'Score over time');
-  assert.equal(text(byId(doc, 'chart-desc')!), '5 reports from 1 Mar 2025 to 5 Mar 2025; scores ranged from 0 to 100, and the latest scored 100.');
+  assert.equal(
+    text(byId(doc, 'chart-desc')!),
+    '5 reports from 1 Mar 2025 to 5 Mar 2025; scores ranged from 0 to 100, and the latest scored 100.',
+  );
   // The tooltip of each point says when, what score, and which page.
   assert.equal(text(one(circles[0], 'title')!), '1 Mar 2025, 12:00 UTC: 0 (https://example.test/a)');
 });
@@ -68,10 +94,13 @@ test('the table shows the latest report of each URL, linked only when that repor
   ];
   const doc = assertPageBasics(renderWebsitePage(site, reports), { noindex: false });
   const rows = all(pagesBody(doc), 'tr');
-  assert.deepEqual(rows.map((tr) => all(tr, 'td').map((td) => text(td))), [
-    ['https://example.test/a', '95 out of 100, Good', '6 Mar 2025'],
-    ['https://example.test/b', '80 out of 100, Decent', '4 Mar 2025'],
-  ]);
+  assert.deepEqual(
+    rows.map((tr) => all(tr, 'td').map((td) => text(td))),
+    [
+      ['https://example.test/a', '95 out of 100, Good', '6 Mar 2025'],
+      ['https://example.test/b', '80 out of 100, Decent', '4 Mar 2025'],
+    ],
+  );
   assert.equal(one(rows[0], 'a'), null, 'report 3 is not public');
   assert.equal(one(rows[1], 'a')!.attribs.href, '/reports/4');
   assert.match(findAll((e) => e.attribs.class?.startsWith('badge') ?? false, [rows[0]])[0].attribs.class, /band-good/);
@@ -84,7 +113,9 @@ test('dates are formatted in UTC whatever the server time zone', () => {
   const zone = process.env.TZ;
   process.env.TZ = 'Pacific/Kiritimati'; // UTC+14
   try {
-    const doc = assertPageBasics(renderWebsitePage(site, [row(1, 'https://example.test/', 70, '2025-03-03T23:59:00.000000Z')]), { noindex: false });
+    const doc = assertPageBasics(renderWebsitePage(site, [row(1, 'https://example.test/', 70, '2025-03-03T23:59:00.000000Z')]), {
+      noindex: false,
+    });
     const time = findAll((e) => e.name === 'time', [pagesBody(doc)])[0];
     assert.equal(text(time), '3 Mar 2025');
     assert.equal(time.attribs.datetime, '2025-03-03T23:59:00Z');
@@ -110,11 +141,16 @@ test('hostile domains and URLs are escaped; odd rows are skipped, not fatal', ()
   assert.equal(all(pagesBody(doc), 'tr').length, 4);
   assert.equal(all(chart(doc)!, 'circle').length, 3);
   // Only rows with a real id link to their report.
-  assert.deepEqual(all(pagesBody(doc), 'a').map((a) => a.attribs.href), ['/reports/1', '/reports/5', '/reports/2']);
+  assert.deepEqual(
+    all(pagesBody(doc), 'a').map((a) => a.attribs.href),
+    ['/reports/1', '/reports/5', '/reports/2'],
+  );
 });
 
 test('hundreds of reports: every one on the line, markers and data rows capped', () => {
-  const reports = Array.from({ length: 300 }, (_, i) => row(i + 1, `https://example.test/${i % 7}`, i % 101, new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString()));
+  const reports = Array.from({ length: 300 }, (_, i) =>
+    row(i + 1, `https://example.test/${i % 7}`, i % 101, new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString()),
+  );
   const doc = assertPageBasics(renderWebsitePage(site, reports), { noindex: false });
   const svg = chart(doc)!;
   assert.equal(polylinePoints(svg).length, 300);

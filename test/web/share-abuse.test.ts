@@ -42,7 +42,8 @@ describe('share-page passwords under attack', () => {
   });
   after(() => t.close());
 
-  test('50 parallel wrong passwords: only the limit gets verified (counted before the slow check)', () => parallelGuesses(t, user.id));
+  test('50 parallel wrong passwords: only the limit gets verified (counted before the slow check)', () =>
+    parallelGuesses(t, user.id));
 
   test('a right password does not use up the budget of wrong ones', async () => {
     const report = await seedReport(t.db.handle, user.id, { privacy: 2, password: 'pw' });
@@ -90,12 +91,23 @@ describe('share-page passwords under attack', () => {
     }
     // this site's own form, and clients that are not browsers, still work
     assert.equal((await unlock(url, 'pw', { origin: 'http://localhost:80', host: 'localhost:80' })).statusCode, 303);
-    assert.equal((await unlock(url, 'pw', { referer: 'http://localhost:80/reports/1', host: 'localhost:80', 'sec-fetch-site': 'same-origin' })).statusCode, 303);
+    assert.equal(
+      (
+        await unlock(url, 'pw', {
+          referer: 'http://localhost:80/reports/1',
+          host: 'localhost:80',
+          'sec-fetch-site': 'same-origin',
+        })
+      ).statusCode,
+      303,
+    );
     assert.equal((await unlock(url, 'pw')).statusCode, 303);
   });
 });
 
-describe('share-page passwords with the attempt counter in Redis', { skip: hasRedisServer ? false : 'redis-server is not installed' }, () => {
+describe('share-page passwords with the attempt counter in Redis', {
+  skip: hasRedisServer ? false : 'redis-server is not installed',
+}, () => {
   let t: TestApp;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   before(async () => {
@@ -127,8 +139,10 @@ describe('client addresses behind TRUST_PROXY=N', () => {
       const unlock = unlocker(t);
       const url = `/reports/${report.id}`;
       for (let i = 0; i < 5; i++) await unlock(url, 'wrong', { 'x-forwarded-for': xff });
-      for (const header of same) assert.equal((await unlock(url, 'pw', { 'x-forwarded-for': header })).statusCode, 429, `${header}: same client`);
-      for (const header of different) assert.equal((await unlock(url, 'pw', { 'x-forwarded-for': header })).statusCode, 303, `${header}: another client`);
+      for (const header of same)
+        assert.equal((await unlock(url, 'pw', { 'x-forwarded-for': header })).statusCode, 429, `${header}: same client`);
+      for (const header of different)
+        assert.equal((await unlock(url, 'pw', { 'x-forwarded-for': header })).statusCode, 303, `${header}: another client`);
       const logged = t.logs.map((l) => JSON.parse(l)).filter((l) => l.req?.remoteAddress);
       return logged.map((l) => l.req.remoteAddress as string);
     } finally {
@@ -158,6 +172,9 @@ describe('client addresses behind TRUST_PROXY=N', () => {
 
   test('off: the socket address, whatever the header says', async () => {
     const seen = await limitedPerAddress({}, [spoofed, '3.3.3.3'], []);
-    assert.ok(seen.every((a) => a === '127.0.0.1'), seen.join());
+    assert.ok(
+      seen.every((a) => a === '127.0.0.1'),
+      seen.join(),
+    );
   });
 });

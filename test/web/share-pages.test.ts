@@ -19,7 +19,12 @@ describe('share pages', () => {
 
   const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
   const unlock = (url: string, password: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: new URLSearchParams({ password }).toString() });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: new URLSearchParams({ password }).toString(),
+    });
 
   test('a public report: every check, with security headers and no outside resources', async () => {
     const report = await seedReport(t.db.handle, user.id, { privacy: 0 });
@@ -89,7 +94,10 @@ describe('share pages', () => {
     // the cookie opens this report only, and a tampered one opens nothing
     const other = await seedReport(t.db.handle, user.id, { privacy: 2, password: 'open sesame' });
     const [name, value] = cookie.split('=');
-    assert.match((await page(`/reports/${other.id}`, { cookie: `${name.replace(String(report.id), String(other.id))}=${value}` })).body, /Password required/);
+    assert.match(
+      (await page(`/reports/${other.id}`, { cookie: `${name.replace(String(report.id), String(other.id))}=${value}` })).body,
+      /Password required/,
+    );
     assert.match((await page(url, { cookie: `${name}=${value.slice(0, -2)}xx` })).body, /Password required/);
   });
 
@@ -123,14 +131,39 @@ describe('share pages', () => {
     assert.equal((await unlock(`/reports/${other.id}`, 'right')).statusCode, 303);
   });
 
-  test('website pages: same privacy rules; the domain\'s reports (with or without www) and a chart', async () => {
-    const created = await t.call(user.key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'www.shop.example', privacy: '0' } });
+  test("website pages: same privacy rules; the domain's reports (with or without www) and a chart", async () => {
+    const created = await t.call(user.key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      form: { domain: 'www.shop.example', privacy: '0' },
+    });
     const websiteId = created.json().data.id;
     const handle = t.db.handle;
-    const a = await seedReport(handle, user.id, { url: 'https://shop.example/', privacy: 0, result: 40, generated_at: '2024-01-01T00:00:00.000000Z' });
-    await seedReport(handle, user.id, { url: 'https://www.shop.example/', privacy: 0, result: 80, generated_at: '2024-02-01T00:00:00.000000Z' });
-    const hidden = await seedReport(handle, user.id, { url: 'https://www.shop.example/private', privacy: 1, result: 60, generated_at: '2024-03-01T00:00:00.000000Z' });
-    await seedReport(handle, user.id, { url: 'https://www.shop.example/protected', privacy: 2, password: 'x', result: 61, generated_at: '2024-03-02T00:00:00.000000Z' });
+    const a = await seedReport(handle, user.id, {
+      url: 'https://shop.example/',
+      privacy: 0,
+      result: 40,
+      generated_at: '2024-01-01T00:00:00.000000Z',
+    });
+    await seedReport(handle, user.id, {
+      url: 'https://www.shop.example/',
+      privacy: 0,
+      result: 80,
+      generated_at: '2024-02-01T00:00:00.000000Z',
+    });
+    const hidden = await seedReport(handle, user.id, {
+      url: 'https://www.shop.example/private',
+      privacy: 1,
+      result: 60,
+      generated_at: '2024-03-01T00:00:00.000000Z',
+    });
+    await seedReport(handle, user.id, {
+      url: 'https://www.shop.example/protected',
+      privacy: 2,
+      password: 'x',
+      result: 61,
+      generated_at: '2024-03-02T00:00:00.000000Z',
+    });
     await seedReport(handle, user.id, { url: 'https://elsewhere.example/', privacy: 0, result: 99 });
     const otherUser = await t.account();
     await seedReport(handle, otherUser.id, { url: 'https://shop.example/theirs', privacy: 0 });

@@ -4,7 +4,7 @@
 // (tree.ts), so this sees exactly what its DOM would (docs/checks.md §4.1).
 
 import { firstCodePoints, REPORT_CAPS } from '../bounds.js';
-import { HeadRegion, Place } from '../head-region.js';
+import { HeadRegion, type Place } from '../head-region.js';
 import { CollapsingText, codePointLength, collapse, keyword, tokens } from '../text.js';
 import { firstSrcsetUrl } from '../urls.js';
 import type { Anchor, Heading, HeadLink, Meta, PageUrl, SchemaSource } from './types.js';
@@ -68,8 +68,7 @@ export interface Collected {
 /** Stands in for an anchor's resolved URL until build.ts resolves it. */
 export const UNRESOLVED: PageUrl = Object.freeze({ url: '', scheme: null, host: '', internal: false });
 
-const INLINE =
-  'a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var';
+const INLINE = 'a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var';
 /** Elements whose whole subtree is left out of visible text. */
 const HIDDEN = ['script', 'style', 'noscript', 'template', 'svg'];
 
@@ -103,9 +102,30 @@ const SCRIPT = 15;
 const IFRAME = 16;
 const HEADING = 17;
 const KINDS: Record<string, number> = {
-  html: HTML, head: HEAD, body: BODY, svg: SVG_ROOT, title: TITLE, meta: META, link: LINK, base: BASE, a: A,
-  img: IMG, picture: PICTURE_ROOT, source: SOURCE, audio: MEDIA_SRC, video: MEDIA_SRC, embed: MEDIA_SRC,
-  object: OBJECT, script: SCRIPT, iframe: IFRAME, h1: HEADING, h2: HEADING, h3: HEADING, h4: HEADING, h5: HEADING, h6: HEADING,
+  html: HTML,
+  head: HEAD,
+  body: BODY,
+  svg: SVG_ROOT,
+  title: TITLE,
+  meta: META,
+  link: LINK,
+  base: BASE,
+  a: A,
+  img: IMG,
+  picture: PICTURE_ROOT,
+  source: SOURCE,
+  audio: MEDIA_SRC,
+  video: MEDIA_SRC,
+  embed: MEDIA_SRC,
+  object: OBJECT,
+  script: SCRIPT,
+  iframe: IFRAME,
+  h1: HEADING,
+  h2: HEADING,
+  h3: HEADING,
+  h4: HEADING,
+  h5: HEADING,
+  h6: HEADING,
 };
 
 /**

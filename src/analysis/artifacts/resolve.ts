@@ -63,10 +63,13 @@ export function resolverFor(finalUrl: string, baseHrefs: readonly string[], { sh
       // Root-relative (not `//host`): the base's origin, then the path as written.
       if (!baseHttp || raw.charCodeAt(1) === 0x2f) return null;
       const rest = plainRest(raw, 0);
-      return rest === null ? null : { url: baseOrigin + rest, scheme: baseScheme, host: baseHost, internal: baseHost === pageHost };
+      return rest === null
+        ? null
+        : { url: baseOrigin + rest, scheme: baseScheme, host: baseHost, internal: baseHost === pageHost };
     }
     const origin = PLAIN_ORIGIN.exec(raw);
-    if (origin === null || origin[2].startsWith('xn--') || origin[2].includes('.xn--') || NUMERIC_LABEL.test(origin[2])) return null;
+    if (origin === null || origin[2].startsWith('xn--') || origin[2].includes('.xn--') || NUMERIC_LABEL.test(origin[2]))
+      return null;
     const rest = plainRest(raw, origin[0].length);
     if (rest === null) return null;
     const host = hostKey(origin[2]);

@@ -18,7 +18,7 @@
 // about half the Tokenizer's time on corpus A.
 // test/analysis/tree.test.ts holds the events to htmlparser2's own.
 
-import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { type QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
 export const MAX_TREE_DEPTH = 512;
 
@@ -49,7 +49,8 @@ export class Attributes {
   order(): number[] {
     const all = Array.from({ length: this.count }, (_, i) => i);
     if (!this.indexed) return all;
-    const index = (i: number) => (ARRAY_INDEX.test(this.names[i]) && Number(this.names[i]) < 4294967295 ? Number(this.names[i]) : -1);
+    const index = (i: number) =>
+      ARRAY_INDEX.test(this.names[i]) && Number(this.names[i]) < 4294967295 ? Number(this.names[i]) : -1;
     const numbered = all.filter((i) => index(i) !== -1).sort((a, b) => index(a) - index(b));
     return [...numbered, ...all.filter((i) => index(i) === -1)];
   }
@@ -196,16 +197,54 @@ const OPEN_IMPLIES_CLOSE = new Map<string, Set<string>>([
   ['optgroup', new Set(['optgroup', 'option'])],
   ['dd', DD_DT],
   ['dt', DD_DT],
-  ...['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer',
-    'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((t): [string, Set<string>] => [t, P]),
+  ...[
+    'address',
+    'article',
+    'aside',
+    'blockquote',
+    'details',
+    'div',
+    'dl',
+    'fieldset',
+    'figcaption',
+    'figure',
+    'footer',
+    'form',
+    'header',
+    'hr',
+    'main',
+    'nav',
+    'ol',
+    'pre',
+    'section',
+    'table',
+    'ul',
+  ].map((t): [string, Set<string>] => [t, P]),
   ['rt', RT_RP],
   ['rp', RT_RP],
   ['tbody', TABLE_SECTIONS],
   ['tfoot', TABLE_SECTIONS],
 ]);
 const VOID = new Set([
-  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen',
-  'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ]);
 const FOREIGN = new Set(['math', 'svg']);
 const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);

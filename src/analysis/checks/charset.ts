@@ -31,7 +31,11 @@ export const charset = defineCheck({
 
   run({ snapshot, artifacts: { head } }) {
     const value =
-      metaCharset(head.metas) ?? headerValues(snapshot.headers, 'content-type').map(charsetParam).find((c) => c !== null) ?? null;
+      metaCharset(head.metas) ??
+      headerValues(snapshot.headers, 'content-type')
+        .map(charsetParam)
+        .find((c) => c !== null) ??
+      null;
     if (value !== null) return { value };
     const closedBy = headClosedBy(head, (stray) => metaCharset(stray.metas) !== null);
     return { value, failure: fail('missing', null, closedBy) };

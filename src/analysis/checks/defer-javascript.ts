@@ -31,5 +31,8 @@ export const deferJavascript = defineCheck({
     return passed ? 'No render-blocking scripts.' : null;
   },
 
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Render-blocking scripts', noun: 'scripts', item: { kind: 'url' } } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Render-blocking scripts', noun: 'scripts', item: { kind: 'url' } },
+  },
 });

@@ -164,9 +164,10 @@ export function defineCheck<VS extends TSchema, E extends ErrorSchemas>(def: Che
       return boundCheck(result, capsFor(0, maxItems)).result;
     },
     summarise({ passed, value, errorKey, payload, limits, cuts }) {
-      const failure = !passed && isErrorKey(errorKey)
-        ? ({ key: errorKey, payload: payloadMatches(errorKey, payload) ? payload : undefined } as StoredFailure<E>)
-        : null;
+      const failure =
+        !passed && isErrorKey(errorKey)
+          ? ({ key: errorKey, payload: payloadMatches(errorKey, payload) ? payload : undefined } as StoredFailure<E>)
+          : null;
       const typed = Value.Check(def.value, value) ? (value as Static<VS>) : undefined;
       return def.describe({ passed, value: typed, failure, limits, cuts });
     },
@@ -179,7 +180,11 @@ export function defineCheck<VS extends TSchema, E extends ErrorSchemas>(def: Che
 }
 
 /** The failure of `key` with its payload; `headClosedBy` (see head-closed.ts): undefined leaves it out. */
-export function fail<K extends string, P>(key: K, payload: P, headClosedBy?: string): { key: K; payload: P; headClosedBy?: string } {
+export function fail<K extends string, P>(
+  key: K,
+  payload: P,
+  headClosedBy?: string,
+): { key: K; payload: P; headClosedBy?: string } {
   return headClosedBy === undefined ? { key, payload } : { key, payload, headClosedBy };
 }
 

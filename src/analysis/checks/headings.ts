@@ -17,7 +17,9 @@ export const headings = defineCheck({
   errors: { missing: Type.Null(), duplicate: Type.Null(), too_many: Type.Null() },
 
   run({ artifacts }) {
-    const value = grouped(LEVELS.map((level) => [`h${level}`, artifacts.headings.filter((h) => h.level === level).map((h) => h.text)]));
+    const value = grouped(
+      LEVELS.map((level) => [`h${level}`, artifacts.headings.filter((h) => h.level === level).map((h) => h.text)]),
+    );
     const h1s = artifacts.headings.filter((h) => h.level === 1);
     if (h1s.length === 0) return { value, failure: fail('missing', null) };
     const title = artifacts.head.title;
@@ -31,9 +33,11 @@ export const headings = defineCheck({
     const h1 = groups?.find(([level]) => level === 'h1')?.[1] ?? 0;
     const others = groups ? sum(groups) - h1 : 0;
     const rest = others > 0 ? `, and ${plural(others, 'other heading')}` : '';
-    if (failure?.key === 'missing') return others > 0 ? `No h1 heading (${plural(others, 'other heading')}).` : 'No headings at all.';
+    if (failure?.key === 'missing')
+      return others > 0 ? `No h1 heading (${plural(others, 'other heading')}).` : 'No headings at all.';
     if (failure?.key === 'duplicate') return 'The h1 heading repeats the page title.';
-    if (failure?.key === 'too_many') return groups ? `${formatNumber(h1)} h1 headings; use exactly one.` : 'More than one h1 heading.';
+    if (failure?.key === 'too_many')
+      return groups ? `${formatNumber(h1)} h1 headings; use exactly one.` : 'More than one h1 heading.';
     if (!passed || groups === null || h1 < 1) return null;
     const first = value !== undefined && !Array.isArray(value) && Object.hasOwn(value, 'h1') ? value.h1[0] : undefined;
     return typeof first === 'string' ? `One h1 heading, ${quote(first, 50)}${rest}.` : `One h1 heading${rest}.`;

@@ -25,11 +25,16 @@ export const imageKeywords = defineCheck({
 
   describe({ passed, failure, cuts }) {
     if (failure?.key === 'missing') {
-      return failure.payload ? `${plural(countOf(failure.payload, cuts.payload()), 'image')} without alt text.` : 'Some images have no alt text.';
+      return failure.payload
+        ? `${plural(countOf(failure.payload, cuts.payload()), 'image')} without alt text.`
+        : 'Some images have no alt text.';
     }
     return passed ? 'Every image has alt text.' : null;
   },
 
   // The value repeats the error's list: it is shown once, with the error.
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Images without alt text', noun: 'images', item: { kind: 'link', emptyText: 'no alt text' } } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Images without alt text', noun: 'images', item: { kind: 'link', emptyText: 'no alt text' } },
+  },
 });

@@ -30,5 +30,8 @@ export const inlineCss = defineCheck({
     return passed ? 'At most one element has a style attribute.' : null;
   },
 
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Style attributes', noun: 'style attributes', item: { kind: 'code' } } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Style attributes', noun: 'style attributes', item: { kind: 'code' } },
+  },
 });

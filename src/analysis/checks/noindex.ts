@@ -45,7 +45,9 @@ export const noindex = defineCheck({
 
   describe({ passed, value, failure }) {
     if (failure?.key === 'missing') {
-      return typeof value === 'string' ? `Indexing blocked by ${quote(value, 50)}.` : 'The page tells search engines not to index it.';
+      return typeof value === 'string'
+        ? `Indexing blocked by ${quote(value, 50)}.`
+        : 'The page tells search engines not to index it.';
     }
     return passed ? 'No noindex directive: search engines may index the page.' : null;
   },

@@ -52,5 +52,8 @@ export const plaintextEmail = defineCheck({
     return passed ? 'No e-mail addresses in plain text.' : null;
   },
 
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Addresses found', noun: 'addresses', item: { kind: 'text' }, skipIfDescribed: true } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Addresses found', noun: 'addresses', item: { kind: 'text' }, skipIfDescribed: true },
+  },
 });

@@ -38,5 +38,8 @@ export const robots = defineCheck({
     return passed ? 'robots.txt allows crawling this URL.' : null;
   },
 
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Blocking rule', noun: 'rules', item: { kind: 'code' }, skipIfDescribed: true } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Blocking rule', noun: 'rules', item: { kind: 'code' }, skipIfDescribed: true },
+  },
 });

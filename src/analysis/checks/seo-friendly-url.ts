@@ -22,7 +22,10 @@ function formatProblems(url: string): string[] {
   if (path.includes('_')) problems.push('underscores');
   if (path.includes(' ')) problems.push('spaces');
   if (/\p{Lu}/u.test(path)) problems.push('capital letters');
-  const params = parsed.search.slice(1).split('&').filter((p) => p !== '').length;
+  const params = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((p) => p !== '').length;
   if (params > 2) problems.push(`${params} query parameters`);
   return problems;
 }
@@ -46,7 +49,10 @@ export const seoFriendlyUrl = defineCheck({
     const titleWords = new Set(artifacts.head.titleWords);
     const urlWords = [...wordsOf(domainToUnicode(url.hostname)), ...wordsOf(path)];
     if (!urlWords.some((w) => titleWords.has(w))) return { value, failure: fail('missing', null) };
-    const queryParts = url.search.slice(1).split('&').filter((p) => p !== '').length;
+    const queryParts = url.search
+      .slice(1)
+      .split('&')
+      .filter((p) => p !== '').length;
     if (/[_ \p{Lu}]/u.test(path) || queryParts > 2) return { value, failure: fail('bad_format', null) };
     return { value };
   },

@@ -25,10 +25,14 @@ export const serverSignature = defineCheck({
   describe({ passed, value, failure, cuts }) {
     const left = cuts.value();
     const named = value !== undefined && value.length > 0 ? listing(value, 2, 40, left) : null;
-    if (failure?.key === 'failed') return named ? `Headers reveal the server software: ${named}.` : 'Headers reveal the server software.';
+    if (failure?.key === 'failed')
+      return named ? `Headers reveal the server software: ${named}.` : 'Headers reveal the server software.';
     if (!passed) return null;
     return named ? `No version revealed (Server: ${named}).` : 'No Server or X-Powered-By header.';
   },
 
-  view: { value: { kind: 'list', caption: 'Headers', noun: 'headers', item: { kind: 'code' }, skipIfDescribed: true }, error: null },
+  view: {
+    value: { kind: 'list', caption: 'Headers', noun: 'headers', item: { kind: 'code' }, skipIfDescribed: true },
+    error: null,
+  },
 });

@@ -44,7 +44,10 @@ export function countOf(items: readonly unknown[], left: number): number {
  * Exact entries per group of a grouped value, counting what each group left out; null when whole
  * groups were left out (the counts are then unknown).
  */
-export function groupSizes(v: Record<string, readonly unknown[]> | readonly [], left: (...path: string[]) => number): Array<[string, number]> | null {
+export function groupSizes(
+  v: Record<string, readonly unknown[]> | readonly [],
+  left: (...path: string[]) => number,
+): Array<[string, number]> | null {
   if (left() > 0) return null;
   if (Array.isArray(v)) return [];
   return Object.entries(v).map(([k, items]) => [k, countOf(items, left(k))]);

@@ -84,7 +84,7 @@ export const structuredData = defineCheck({
     const twitter: Record<string, string> = {};
     for (const meta of artifacts.structuredData.metas) {
       if (meta.content === null) continue;
-      if (meta.property !== null && meta.property.trim().toLowerCase().startsWith('og:')) {
+      if (meta.property?.trim().toLowerCase().startsWith('og:')) {
         openGraph[meta.property] = meta.content;
       }
       if (meta.rawName !== null && meta.name.startsWith('twitter:')) twitter[meta.rawName] = meta.content;

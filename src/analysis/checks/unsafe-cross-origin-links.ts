@@ -33,5 +33,8 @@ export const unsafeCrossOriginLinks = defineCheck({
     return passed ? 'Every link opening a new tab is safe.' : null;
   },
 
-  view: { value: { kind: 'none' }, error: { kind: 'list', caption: 'Links opening a new tab without noopener', noun: 'links', item: { kind: 'url' } } },
+  view: {
+    value: { kind: 'none' },
+    error: { kind: 'list', caption: 'Links opening a new tab without noopener', noun: 'links', item: { kind: 'url' } },
+  },
 });

@@ -17,7 +17,9 @@ type PageInfo = Omit<PaginatedBody<never>, 'data' | 'status'>;
 /** Appends the report's JSON to `parts`. */
 function pushReport(row: StoredReport, parts: Buffer[]): void {
   parts.push(
-    Buffer.from(`{"id":${row.id},"url":${JSON.stringify(row.url)},"project":${JSON.stringify(row.project)},"result":${row.result},"results":`),
+    Buffer.from(
+      `{"id":${row.id},"url":${JSON.stringify(row.url)},"project":${JSON.stringify(row.project)},"result":${row.result},"results":`,
+    ),
     typeof row.results === 'string' ? Buffer.from(row.results) : row.results,
     Buffer.from(
       `,"privacy":${row.privacy},"password":${row.password_hash !== null},"generated_at":${JSON.stringify(row.generated_at)},` +

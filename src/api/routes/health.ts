@@ -13,7 +13,11 @@ export function healthRoutes(app: FastifyInstance, database: DatabaseHandle, ver
         security: [],
         response: {
           200: Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok'), version: Type.String() }),
-          503: Type.Object({ status: Type.Literal('unavailable'), database: Type.Literal('unreachable'), version: Type.String() }),
+          503: Type.Object({
+            status: Type.Literal('unavailable'),
+            database: Type.Literal('unreachable'),
+            version: Type.String(),
+          }),
         },
       },
     },

@@ -38,7 +38,12 @@ export function projectsRoutes(app: Api, reports: ReportsRepository): void {
         page: p.page,
         perPage: p.perPage,
         path: listPath(request),
-        query: [['search', p.search], ['sort_by', p.sortBy], ['sort', p.sort], ['per_page', p.perPage]],
+        query: [
+          ['search', p.search],
+          ['sort_by', p.sortBy],
+          ['sort', p.sort],
+          ['per_page', p.perPage],
+        ],
       });
     },
   );

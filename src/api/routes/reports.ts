@@ -14,7 +14,14 @@ import { passwordRule } from '../privacy-rule.js';
 import { JSON_UTF8, createdReportJson, reportPageJson, shownReportJson } from '../resources/report.js';
 import { withRules } from '../rules.js';
 import { DeletedResponse, Encoded, IdParams } from '../schemas/common.js';
-import { ReportCreateBody, ReportCreated, ReportListQuery, ReportPage, ReportShown, ReportUpdateBody } from '../schemas/reports.js';
+import {
+  ReportCreateBody,
+  ReportCreated,
+  ReportListQuery,
+  ReportPage,
+  ReportShown,
+  ReportUpdateBody,
+} from '../schemas/reports.js';
 import type { Api } from '../type-provider.js';
 
 export interface ReportsDeps {
@@ -74,7 +81,12 @@ export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps
   app.get(
     '/reports/:id',
     {
-      schema: { tags, summary: 'Show a report', params, response: { 200: Encoded(ReportShown), ...errorResponses(401, 404, 429) } },
+      schema: {
+        tags,
+        summary: 'Show a report',
+        params,
+        response: { 200: Encoded(ReportShown), ...errorResponses(401, 404, 429) },
+      },
     },
     async (request, reply) => {
       const row = await reports.find(request.user!.id, request.params.id);
@@ -126,7 +138,9 @@ export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps
 
   app.delete(
     '/reports/:id',
-    { schema: { tags, summary: 'Delete a report', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } } },
+    {
+      schema: { tags, summary: 'Delete a report', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } },
+    },
     async (request) => {
       if (!(await reports.delete(request.user!.id, request.params.id))) throw notFound('Report');
       return deleted(request.params.id);

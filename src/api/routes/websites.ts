@@ -141,7 +141,9 @@ export function websitesRoutes(app: Api, websites: WebsitesRepository): void {
 
   app.delete(
     '/websites/:id',
-    { schema: { tags, summary: 'Delete a website', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } } },
+    {
+      schema: { tags, summary: 'Delete a website', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } },
+    },
     async (request) => {
       if (!(await websites.delete(request.user!.id, request.params.id))) throw notFound('Website');
       return deleted(request.params.id);

@@ -14,7 +14,8 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 export const IntegerEnum = <const T extends readonly number[]>(values: T, options: SchemaOptions = {}) =>
   Type.Unsafe<T[number]>({ ...options, type: 'integer', enum: [...values] });
 
-export const PrivacyLevel = (options: SchemaOptions = {}) => Type.Unsafe<Privacy>({ ...options, type: 'integer', enum: [...PRIVACY_LEVELS] });
+export const PrivacyLevel = (options: SchemaOptions = {}) =>
+  Type.Unsafe<Privacy>({ ...options, type: 'integer', enum: [...PRIVACY_LEVELS] });
 export const PrivacyParam = PrivacyLevel({ description: '0 public, 1 private, 2 password' });
 export const Password = Type.String({
   minLength: 1,
@@ -45,7 +46,9 @@ export function IdParams(resource: Resource) {
   });
 }
 
-const FieldMessages = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Field → its messages, fields in rule order' });
+const FieldMessages = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'Field → its messages, fields in rule order',
+});
 
 export const ErrorResponse = Type.Object(
   {
@@ -59,7 +62,10 @@ export const ErrorResponse = Type.Object(
 /** The 422 on its own, every field required: the serializer then keeps Laravel's key order. */
 export const ValidationErrorResponse = Type.Object(
   { message: Type.String(), errors: FieldMessages, status: IntegerEnum([422]) },
-  { $id: 'ValidationError', description: 'A validation failure: the first message (and how many more), every field\'s messages, 422' },
+  {
+    $id: 'ValidationError',
+    description: "A validation failure: the first message (and how many more), every field's messages, 422",
+  },
 );
 
 /** `{data, status}`: every single-resource answer (responses.ts builds them). */

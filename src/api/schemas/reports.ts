@@ -1,7 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_PRIVACY } from '../../sharing/privacy.js';
 import { CHECK_NAMES } from '../../analysis/types.js';
-import { Envelope, Page, Paginated, Password, PerPage, PrivacyLevel, PrivacyParam, Search, Sort, StringEnum, Timestamp } from './common.js';
+import {
+  Envelope,
+  Page,
+  Paginated,
+  Password,
+  PerPage,
+  PrivacyLevel,
+  PrivacyParam,
+  Search,
+  Sort,
+  StringEnum,
+  Timestamp,
+} from './common.js';
 
 export const CheckObject = Type.Object(
   {

@@ -1,6 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_PRIVACY } from '../../sharing/privacy.js';
-import { IntegerEnum, Page, Password, PerPage, PrivacyLevel, PrivacyParam, Search, Sort, StringEnum, Timestamp } from './common.js';
+import {
+  IntegerEnum,
+  Page,
+  Password,
+  PerPage,
+  PrivacyLevel,
+  PrivacyParam,
+  Search,
+  Sort,
+  StringEnum,
+  Timestamp,
+} from './common.js';
 
 const Toggle = (description: string) => IntegerEnum([0, 1], { description });
 /** Two lists at this length, fully percent-encoded, still fit in the smallest body limit (config.ts). */
@@ -25,17 +36,15 @@ export const WebsiteListQuery = Type.Object({
   page: Type.Optional(Page),
 });
 
-export const WebsiteCreateBody = Type.Object(
-  {
-    domain: Type.String({ maxLength: 255, format: 'domain', description: 'Host name; a pasted URL is reduced to its host' }),
-    privacy: Type.Optional({ ...PrivacyParam, default: DEFAULT_PRIVACY }),
-    password: Type.Optional(Password),
-    email: Type.Optional(Toggle('E-mail reports: 0 disabled, 1 enabled')),
-    exclude_bots: Type.Optional({ ...Toggle('Exclude bots: 0 disabled, 1 enabled'), default: 1 }),
-    exclude_params: Type.Optional(ExcludeParams),
-    exclude_ips: Type.Optional(ExcludeIps),
-  },
-);
+export const WebsiteCreateBody = Type.Object({
+  domain: Type.String({ maxLength: 255, format: 'domain', description: 'Host name; a pasted URL is reduced to its host' }),
+  privacy: Type.Optional({ ...PrivacyParam, default: DEFAULT_PRIVACY }),
+  password: Type.Optional(Password),
+  email: Type.Optional(Toggle('E-mail reports: 0 disabled, 1 enabled')),
+  exclude_bots: Type.Optional({ ...Toggle('Exclude bots: 0 disabled, 1 enabled'), default: 1 }),
+  exclude_params: Type.Optional(ExcludeParams),
+  exclude_ips: Type.Optional(ExcludeIps),
+});
 
 export const WebsiteUpdateBody = Type.Object({
   privacy: Type.Optional(PrivacyParam),

@@ -47,20 +47,26 @@ export function renderScoreChart(points: readonly ChartPoint[], bands: AnalysisC
   const coords = sorted.map((p) => [round(x(p.time)), round(y(p.score))] as const);
 
   const grid = [0, 25, 50, 75, 100].map(
-    (s) => html`<line class="chart-grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(s)}" y2="${y(s)}"/><text class="chart-label" x="${LEFT - 6}" y="${y(s) + 4}" text-anchor="end">${s}</text>`,
+    (s) =>
+      html`<line class="chart-grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(s)}" y2="${y(s)}"/><text class="chart-label" x="${LEFT - 6}" y="${y(s) + 4}" text-anchor="end">${s}</text>`,
   );
   const thresholds = (['good', 'decent'] as const)
     .filter((band) => bands[band] > 0 && bands[band] <= 100)
-    .map((band) => html`<line class="chart-band-${band}" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(bands[band])}" y2="${y(bands[band])}" stroke-dasharray="4 4"/>`);
+    .map(
+      (band) =>
+        html`<line class="chart-band-${band}" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(bands[band])}" y2="${y(bands[band])}" stroke-dasharray="4 4"/>`,
+    );
   const sameDay = sorted.length === 0 || formatDay(t0) === formatDay(t1);
   const xLabels = sameDay
     ? html`<text class="chart-label" x="${LEFT + PLOT_W / 2}" y="${HEIGHT - 8}" text-anchor="middle">${sorted.length ? formatDay(t0) : ''}</text>`
     : html`<text class="chart-label" x="${LEFT}" y="${HEIGHT - 8}" text-anchor="start">${formatDay(t0)}</text><text class="chart-label" x="${WIDTH - RIGHT}" y="${HEIGHT - 8}" text-anchor="end">${formatDay(t1)}</text>`;
-  const line = coords.length > 1 ? html`<polyline class="chart-line" points="${coords.map(([cx, cy]) => `${cx},${cy}`).join(' ')}"/>` : '';
+  const line =
+    coords.length > 1 ? html`<polyline class="chart-line" points="${coords.map(([cx, cy]) => `${cx},${cy}`).join(' ')}"/>` : '';
   const markers =
     sorted.length <= MAX_MARKERS
       ? sorted.map(
-          (p, i) => html`<circle class="chart-point" cx="${coords[i][0]}" cy="${coords[i][1]}" r="4"><title>${formatDateTime(p.time)}: ${p.score} (${p.label.slice(0, 200)})</title></circle>`,
+          (p, i) =>
+            html`<circle class="chart-point" cx="${coords[i][0]}" cy="${coords[i][1]}" r="4"><title>${formatDateTime(p.time)}: ${p.score} (${p.label.slice(0, 200)})</title></circle>`,
         )
       : '';
 

@@ -3,5 +3,11 @@
 export { escapeHtml, safeHref } from './html.js';
 export { renderReportPage, type ShareReport, type ReportPageOptions } from './report.js';
 export { renderWebsitePage, type ShareWebsite, type WebsiteReportRow, type WebsitePageOptions } from './website.js';
-export { renderForbiddenPage, renderPasswordPage, renderNotFoundPage, renderTooManyAttemptsPage, type PasswordPageInput } from './pages.js';
+export {
+  renderForbiddenPage,
+  renderPasswordPage,
+  renderNotFoundPage,
+  renderTooManyAttemptsPage,
+  type PasswordPageInput,
+} from './pages.js';
 export { STYLESHEET_PATH } from './layout.js';

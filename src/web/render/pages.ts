@@ -45,7 +45,11 @@ export function renderNotFoundPage(): string {
 <p>This page does not exist, or it is not shared publicly.</p>
 </section>`;
   return renderDocument(
-    { title: 'Page not found · Rankscope', description: 'This page does not exist, or it is not shared publicly.', noindex: true },
+    {
+      title: 'Page not found · Rankscope',
+      description: 'This page does not exist, or it is not shared publicly.',
+      noindex: true,
+    },
     main,
   );
 }

@@ -28,7 +28,11 @@ export interface ReportPageOptions {
 }
 
 const IMPORTANCES: readonly Importance[] = ['high', 'medium', 'low'];
-const IMPORTANCE_TITLES: Record<Importance, string> = { high: 'High importance', medium: 'Medium importance', low: 'Low importance' };
+const IMPORTANCE_TITLES: Record<Importance, string> = {
+  high: 'High importance',
+  medium: 'Medium importance',
+  low: 'Low importance',
+};
 
 interface Entry {
   name: string;
@@ -45,7 +49,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function entriesOf(results: unknown): Entry[] {
   if (!isRecord(results)) return [];
   const known: readonly string[] = CHECK_NAMES;
-  const names = [...CHECK_NAMES.filter((n) => Object.hasOwn(results, n)), ...Object.keys(results).filter((n) => !known.includes(n))];
+  const names = [
+    ...CHECK_NAMES.filter((n) => Object.hasOwn(results, n)),
+    ...Object.keys(results).filter((n) => !known.includes(n)),
+  ];
   return names.map((name) => {
     const check = isRecord(results[name]) ? (results[name] as Record<string, unknown>) : {};
     const importance = IMPORTANCES.includes(check.importance as Importance) ? (check.importance as Importance) : 'low';
@@ -67,8 +74,12 @@ function renderCheck(entry: Entry, index: number, pageUrl: string, config: Analy
   return html`<article class="check ${passed ? 'check-pass' : 'check-fail'}" id="${anchor}" aria-labelledby="${anchor}-title">
 <div class="check-head"><h3 id="${anchor}-title">${stored.known ? stored.label : truncate(stored.label, 80)}</h3><span class="status">${passed ? ICON_PASS : ICON_FAIL}${passed ? 'Passed' : 'Failed'}</span></div>
 <p class="check-found">${described}</p>
-${!passed && stored.why !== null && stored.fix !== null ? html`<p class="check-why">${stored.why}</p>
-<p class="check-fix"><strong>How to fix:</strong> ${stored.fix}</p>` : ''}
+${
+  !passed && stored.why !== null && stored.fix !== null
+    ? html`<p class="check-why">${stored.why}</p>
+<p class="check-fix"><strong>How to fix:</strong> ${stored.fix}</p>`
+    : ''
+}
 ${value ?? ''}
 </article>
 `;
@@ -86,7 +97,11 @@ export function renderReportPage(report: ShareReport, options: ReportPageOptions
   const byImportance = IMPORTANCES.map((importance) => {
     const list = entries.filter((e) => e.importance === importance);
     // Failures first: they are what the reader came for.
-    return { importance, list: [...list.filter((e) => !e.passed), ...list.filter((e) => e.passed)], passed: list.filter((e) => e.passed).length };
+    return {
+      importance,
+      list: [...list.filter((e) => !e.passed), ...list.filter((e) => e.passed)],
+      passed: list.filter((e) => e.passed).length,
+    };
   }).filter((g) => g.list.length > 0);
   const href = safeHref(url);
   const shortUrl = truncate(url, 120);
@@ -114,12 +129,12 @@ ${renderGauge(score, band)}
 </section>
 ${entries.length === 0 ? html`<section class="card empty"><h2>No checks</h2><p>This report holds no check results.</p></section>` : ''}
 ${byImportance.map(
-    (g) => html`<section aria-labelledby="importance-${g.importance}">
+  (g) => html`<section aria-labelledby="importance-${g.importance}">
 <div class="section-head"><h2 id="importance-${g.importance}">${IMPORTANCE_TITLES[g.importance]}</h2><p>${g.passed} of ${g.list.length} passed</p></div>
 ${g.list.map((e) => renderCheck(e, entries.indexOf(e), url, config))}
 </section>
 `,
-  )}`;
+)}`;
 
   return renderDocument(
     {

@@ -100,7 +100,9 @@ function itemList(
   const rest = rendered.slice(head.length);
   const omitted = items.length - rendered.length;
   return html`${head.length > 0 ? html`<ul class="${cls}">${head}</ul>` : ''}${
-    rest.length > 0 ? html`<details><summary>Show ${formatNumber(rest.length)} more ${noun}</summary><ul class="${cls}">${rest}</ul></details>` : ''
+    rest.length > 0
+      ? html`<details><summary>Show ${formatNumber(rest.length)} more ${noun}</summary><ul class="${cls}">${rest}</ul></details>`
+      : ''
   }${omitted > 0 ? html`<p class="muted">…and ${formatNumber(omitted)} more not shown.</p>` : ''}${notListed(unlisted)}`;
 }
 
@@ -113,7 +115,8 @@ type Item = (item: unknown, left: Left) => SafeHtml;
 
 const textItem: Item = (item, left) => (typeof item === 'string' ? html`${truncate(item, MAX_TEXT)}` : jsonView(item, 1, left));
 
-const codeItem: Item = (item, left) => (typeof item === 'string' ? html`<code>${truncate(item, MAX_TEXT)}</code>` : jsonView(item, 1, left));
+const codeItem: Item = (item, left) =>
+  typeof item === 'string' ? html`<code>${truncate(item, MAX_TEXT)}</code>` : jsonView(item, 1, left);
 
 const urlItem: Item = (item, left) => (typeof item === 'string' ? urlView(item) : jsonView(item, 1, left));
 
@@ -140,7 +143,8 @@ function jsonView(v: unknown, depth = 0, left: Left = NOTHING_LEFT): SafeHtml {
   if (depth >= MAX_DEPTH) return muted('…');
   if (Array.isArray(v)) {
     if (isNothing(v, left)) return muted('none');
-    if (v.every((x) => typeof x === 'string' && x.length <= 40 && !safeHref(x))) return listOf(v, textItem, 'items', left, 'chips');
+    if (v.every((x) => typeof x === 'string' && x.length <= 40 && !safeHref(x)))
+      return listOf(v, textItem, 'items', left, 'chips');
     return listOf(v, (x, at) => jsonView(x, depth + 1, at), 'items', left);
   }
   if (isRecord(v)) {
@@ -153,7 +157,9 @@ function jsonView(v: unknown, depth = 0, left: Left = NOTHING_LEFT): SafeHtml {
     if (shown.length <= COLLAPSE_OVER) return html`${shown.length > 0 ? props(shown) : ''}${unlisted}`;
     const rest = shown.slice(VISIBLE_ITEMS);
     return html`${props(shown.slice(0, VISIBLE_ITEMS))}<details><summary>Show ${formatNumber(rest.length)} more properties</summary>${props(rest)}</details>${
-      entries.length > shown.length ? html`<p class="muted">…and ${formatNumber(entries.length - shown.length)} more not shown.</p>` : ''
+      entries.length > shown.length
+        ? html`<p class="muted">…and ${formatNumber(entries.length - shown.length)} more not shown.</p>`
+        : ''
     }${unlisted}`;
   }
   return muted('unreadable value');
@@ -178,7 +184,12 @@ const urlValueView: View = (v, ctx) => {
   return html`<p>${urlView(v)}</p>`;
 };
 
-function listView(caption: string | null, noun: string, item: Item, { skipIfDescribed = false }: { skipIfDescribed?: boolean } = {}): View {
+function listView(
+  caption: string | null,
+  noun: string,
+  item: Item,
+  { skipIfDescribed = false }: { skipIfDescribed?: boolean } = {},
+): View {
   return (v, ctx, left) => {
     if (isNothing(v, left)) return null;
     if (!Array.isArray(v)) return undefined;
@@ -213,7 +224,9 @@ function groupsView(captions: Record<string, readonly [string, string]>, item: I
 const headingsView: View = (v, _ctx, left) => {
   if (isNothing(v, left)) return null;
   if (!isRecord(v) || !Object.values(v).every(Array.isArray)) return isEmpty(v) ? notListed(left.count()) : undefined;
-  const levels = Object.keys(v).sort((a, b) => (/^h[1-6]$/.test(a) ? a : `z${a}`).localeCompare(/^h[1-6]$/.test(b) ? b : `z${b}`));
+  const levels = Object.keys(v).sort((a, b) =>
+    (/^h[1-6]$/.test(a) ? a : `z${a}`).localeCompare(/^h[1-6]$/.test(b) ? b : `z${b}`),
+  );
   const rows = levels.flatMap((level) => (v[level] as unknown[]).map((text, i) => [level, text, i] as const));
   // One outline for all levels: what each level left out is counted together at its end.
   const unlisted = levels.reduce((n, level) => n + left.at(level).count(), left.count());
@@ -222,7 +235,12 @@ const headingsView: View = (v, _ctx, left) => {
     (row) => {
       const [level, text, i] = row as readonly [string, unknown, number];
       const known = /^h[1-6]$/.test(level);
-      const label = typeof text === 'string' ? (text.trim() ? truncate(text, MAX_TEXT) : muted('(empty)')) : jsonView(text, 2, left.at(level).at(i));
+      const label =
+        typeof text === 'string'
+          ? text.trim()
+            ? truncate(text, MAX_TEXT)
+            : muted('(empty)')
+          : jsonView(text, 2, left.at(level).at(i));
       return html`<span class="${known ? `level-${level[1]}` : ''}"><span class="tag">${truncate(level.toUpperCase(), 10)}</span>${label}</span>`;
     },
     'headings',
@@ -241,10 +259,16 @@ const tagCountsView: View = (v, ctx, left) => {
   if (!isRecord(v)) return undefined;
   const tags = Object.entries(v);
   if (left.count() === 0 && tags.every(([tag]) => ctx.described.includes(`<${tag}>`))) return null;
-  return itemList(tags, (t) => {
-    const [tag, count] = t as [string, unknown];
-    return html`<code>&lt;${truncate(tag, 40)}&gt;</code> × ${typeof count === 'number' ? formatNumber(count) : jsonView(count, 2, left.at(tag))}`;
-  }, 'tags', 'chips', left.count());
+  return itemList(
+    tags,
+    (t) => {
+      const [tag, count] = t as [string, unknown];
+      return html`<code>&lt;${truncate(tag, 40)}&gt;</code> × ${typeof count === 'number' ? formatNumber(count) : jsonView(count, 2, left.at(tag))}`;
+    },
+    'tags',
+    'chips',
+    left.count(),
+  );
 };
 
 function itemOf(view: ItemView): Item {

@@ -43,7 +43,9 @@ function rowsOf(reports: readonly WebsiteReportRow[]): Row[] {
   return reports.flatMap((r) => {
     const score = normaliseScore(r?.result);
     if (score === null) return [];
-    return [{ id: Number(r.id), url: String(r.url ?? ''), score, time: parseTimestamp(r.generated_at), isPublic: r.isPublic === true }];
+    return [
+      { id: Number(r.id), url: String(r.url ?? ''), score, time: parseTimestamp(r.generated_at), isPublic: r.isPublic === true },
+    ];
   });
 }
 
@@ -63,7 +65,9 @@ function scoreBadge(score: number, config: AnalysisConfig): SafeHtml {
 }
 
 function dateCell(time: number | null): SafeHtml {
-  return time === null ? html`<span class="muted">unknown</span>` : html`<time datetime="${isoDateTime(time)}">${formatDay(time)}</time>`;
+  return time === null
+    ? html`<span class="muted">unknown</span>`
+    : html`<time datetime="${isoDateTime(time)}">${formatDay(time)}</time>`;
 }
 
 function pageCell(row: Row): SafeHtml {
@@ -71,7 +75,11 @@ function pageCell(row: Row): SafeHtml {
   return row.isPublic && Number.isSafeInteger(row.id) ? html`<a href="/reports/${row.id}">${text}</a>` : html`${text}`;
 }
 
-export function renderWebsitePage(website: ShareWebsite, reports: readonly WebsiteReportRow[], options: WebsitePageOptions = {}): string {
+export function renderWebsitePage(
+  website: ShareWebsite,
+  reports: readonly WebsiteReportRow[],
+  options: WebsitePageOptions = {},
+): string {
   const config = options.config ?? DEFAULT_CONFIG;
   const domain = truncate(String(website.domain ?? ''), 253);
   const rows = rowsOf(reports);
@@ -83,12 +91,12 @@ export function renderWebsitePage(website: ShareWebsite, reports: readonly Websi
 <p class="eyebrow">Website</p>
 <h1 id="page-title">${domain}</h1>
 ${
-    rows.length === 0
-      ? ''
-      : html`<p class="page-meta">${latest.length === 1 ? '1 page' : `${latest.length} pages`} analysed${
-          newest === null ? '' : html` · latest report <time datetime="${isoDateTime(newest)}">${formatDateTime(newest)}</time>`
-        }</p>`
-  }
+  rows.length === 0
+    ? ''
+    : html`<p class="page-meta">${latest.length === 1 ? '1 page' : `${latest.length} pages`} analysed${
+        newest === null ? '' : html` · latest report <time datetime="${isoDateTime(newest)}">${formatDateTime(newest)}</time>`
+      }</p>`
+}
 </section>`;
 
   const body =
@@ -106,7 +114,10 @@ ${
 <tbody>${[...points]
         .sort((a, b) => a.time - b.time)
         .slice(-MAX_DATA_ROWS)
-        .map((p) => html`<tr><td class="num">${formatDay(p.time)}</td><td>${truncate(p.label, 300)}</td><td class="num">${p.score}</td></tr>`)}</tbody>
+        .map(
+          (p) =>
+            html`<tr><td class="num">${formatDay(p.time)}</td><td>${truncate(p.label, 300)}</td><td class="num">${p.score}</td></tr>`,
+        )}</tbody>
 </table></details>`
     : ''
 }

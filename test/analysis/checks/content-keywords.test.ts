@@ -5,7 +5,10 @@ const high = 'high' as const;
 table('content_keywords', [
   {
     name: 'title words found in visible text, in title order',
-    input: page('<title>Blue Widgets for Sale | Example Shop</title>', '<p>Our widgets are blue.</p><a href="/exampleshop">x</a>'),
+    input: page(
+      '<title>Blue Widgets for Sale | Example Shop</title>',
+      '<p>Our widgets are blue.</p><a href="/exampleshop">x</a>',
+    ),
     expected: { passed: true, importance: high, value: ['blue', 'widgets'] },
   },
   {
@@ -13,7 +16,11 @@ table('content_keywords', [
     input: page('<title>Quantum Gadgets Review</title>', '<p>Nothing relevant here.</p>'),
     expected: { passed: false, importance: high, value: [], errors: { missing: ['quantum', 'gadgets', 'review'] } },
   },
-  { name: 'no title: missing []', input: page('', '<p>words</p>'), expected: { passed: false, importance: high, value: [], errors: { missing: [] } } },
+  {
+    name: 'no title: missing []',
+    input: page('', '<p>words</p>'),
+    expected: { passed: false, importance: high, value: [], errors: { missing: [] } },
+  },
   {
     name: 'a title of short and stop words only: missing []',
     input: page('<title>To Be or Not</title>', '<p>to be or not to be</p>'),
@@ -21,7 +28,10 @@ table('content_keywords', [
   },
   {
     name: 'script, style, noscript and template text supply no keywords',
-    input: page('<title>Quantum Gadgets</title>', '<script>var quantum=1</script><style>.gadgets{}</style><noscript>quantum</noscript><template>gadgets</template>'),
+    input: page(
+      '<title>Quantum Gadgets</title>',
+      '<script>var quantum=1</script><style>.gadgets{}</style><noscript>quantum</noscript><template>gadgets</template>',
+    ),
     expected: { passed: false, importance: high, value: [], errors: { missing: ['quantum', 'gadgets'] } },
   },
   {

@@ -151,7 +151,12 @@ table('charset', [
   },
   {
     name: 'a <meta charset> after the <iframe> does not outrank the http-equiv form before it',
-    input: { html: page('<meta http-equiv="Content-Type" content="text/html; charset=utf-8"><iframe></iframe><meta charset="windows-1252">'), headers: noCharsetHeader },
+    input: {
+      html: page(
+        '<meta http-equiv="Content-Type" content="text/html; charset=utf-8"><iframe></iframe><meta charset="windows-1252">',
+      ),
+      headers: noCharsetHeader,
+    },
     closedBy: '<iframe>',
     expected: { passed: true, importance: medium, value: 'utf-8' },
   },
@@ -191,7 +196,10 @@ table('favicon', [
   },
   {
     name: 'the icon link after the <iframe> is not declared: /favicon.ico answers instead',
-    input: { html: page('<iframe></iframe><link rel="icon" href="/i.png">'), faviconProbe: { status: 200, contentType: 'image/x-icon' } },
+    input: {
+      html: page('<iframe></iframe><link rel="icon" href="/i.png">'),
+      faviconProbe: { status: 200, contentType: 'image/x-icon' },
+    },
     closedBy: '<iframe>',
     expected: { passed: true, importance: medium, value: 'http://example.test/favicon.ico' },
   },

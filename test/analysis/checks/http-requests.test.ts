@@ -3,7 +3,11 @@ import { page, table } from './helpers.js';
 const medium = 'medium' as const;
 
 table('http_requests', [
-  { name: 'none: []', input: page('<script>inline()</script>', '<p>x</p>'), expected: { passed: true, importance: medium, value: [] } },
+  {
+    name: 'none: []',
+    input: page('<script>inline()</script>', '<p>x</p>'),
+    expected: { passed: true, importance: medium, value: [] },
+  },
   {
     name: 'four groups in order, one entry per element, duplicates kept',
     input: page(

@@ -4,7 +4,11 @@ const high = 'high' as const;
 const html = '<p>x</p>';
 
 table('https_encryption', [
-  { name: 'https passes', input: { html, finalUrl: 'https://example.test/a' }, expected: { passed: true, importance: high, value: 'https://example.test/a' } },
+  {
+    name: 'https passes',
+    input: { html, finalUrl: 'https://example.test/a' },
+    expected: { passed: true, importance: high, value: 'https://example.test/a' },
+  },
   {
     name: 'http fails with missing "https"',
     input: { html, finalUrl: 'http://example.test/a' },

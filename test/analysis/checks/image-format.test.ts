@@ -3,7 +3,12 @@ import { page, table, withLimits } from './helpers.js';
 const medium = 'medium' as const;
 const formats = ['AVIF', 'WebP'];
 const pass = { passed: true, importance: medium, value: formats };
-const bad = (items: { url: string; text: string }[]) => ({ passed: false, importance: medium, value: formats, errors: { bad_format: items } });
+const bad = (items: { url: string; text: string }[]) => ({
+  passed: false,
+  importance: medium,
+  value: formats,
+  errors: { bad_format: items },
+});
 
 table('image_format', [
   { name: 'no images pass', input: page('', '<p>x</p>'), expected: pass },

@@ -1,11 +1,20 @@
 import { page, table } from './helpers.js';
 
 const high = 'high' as const;
-const failing = (items: { url: string; text: string }[]) => ({ passed: false, importance: high, value: items, errors: { missing: items } });
+const failing = (items: { url: string; text: string }[]) => ({
+  passed: false,
+  importance: high,
+  value: items,
+  errors: { missing: items },
+});
 
 table('image_keywords', [
   { name: 'no images pass', input: page('', '<p>x</p>'), expected: { passed: true, importance: high, value: null } },
-  { name: 'images with alt pass', input: page('', '<img src="a.png" alt="A"><img srcset="b.png 2x" alt="B">'), expected: { passed: true, importance: high, value: null } },
+  {
+    name: 'images with alt pass',
+    input: page('', '<img src="a.png" alt="A"><img srcset="b.png 2x" alt="B">'),
+    expected: { passed: true, importance: high, value: null },
+  },
   {
     name: 'missing, empty and whitespace-only alt fail, in document order',
     input: page('', '<img src="/a.png"><img src="/b.png" alt=""><img src="/c.png" alt=" \n">'),
@@ -20,7 +29,11 @@ table('image_keywords', [
     input: page('', '<img srcset=" small.jpg 1x, big.jpg 2x">'),
     expected: failing([{ url: 'http://example.test/small.jpg', text: '' }]),
   },
-  { name: 'an img with neither src nor srcset is no image', input: page('', '<img data-src="lazy.jpg"><img src=" ">'), expected: { passed: true, importance: high, value: null } },
+  {
+    name: 'an img with neither src nor srcset is no image',
+    input: page('', '<img data-src="lazy.jpg"><img src=" ">'),
+    expected: { passed: true, importance: high, value: null },
+  },
   {
     name: '<base href>, protocol-relative URLs and fragments',
     input: {

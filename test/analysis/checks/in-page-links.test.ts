@@ -31,7 +31,10 @@ table('in_page_links', [
   },
   {
     name: 'look-alike hosts and subdomains are external',
-    input: { finalUrl: at, html: page('', '<a href="https://example.test.evil.net/">A</a><a href="https://sub.example.test/">B</a>') },
+    input: {
+      finalUrl: at,
+      html: page('', '<a href="https://example.test.evil.net/">A</a><a href="https://sub.example.test/">B</a>'),
+    },
     expected: {
       passed: true,
       importance: medium,
@@ -54,7 +57,10 @@ table('in_page_links', [
   },
   {
     name: 'other schemes are external; text is collapsed and may be empty; fragments removed',
-    input: page('', '<a href="ftp://example.test/f">  Get \n <b>file</b> </a><a href="sms:123"><img src="i.png"></a><a href="/x#part">X</a>'),
+    input: page(
+      '',
+      '<a href="ftp://example.test/f">  Get \n <b>file</b> </a><a href="sms:123"><img src="i.png"></a><a href="/x#part">X</a>',
+    ),
     expected: {
       passed: true,
       importance: medium,
@@ -85,7 +91,11 @@ table('in_page_links', [
   {
     name: '150 links pass',
     input: page('', '<a href="/a">a</a>'.repeat(150)),
-    expected: { passed: true, importance: medium, value: { Internals: Array(150).fill({ url: 'http://example.test/a', text: 'a' }) } },
+    expected: {
+      passed: true,
+      importance: medium,
+      value: { Internals: Array(150).fill({ url: 'http://example.test/a', text: 'a' }) },
+    },
   },
   {
     name: '151 links (duplicates counted): too_many',

@@ -18,7 +18,16 @@ function artifacts(parts: Partial<Artifacts> = {}): Artifacts {
   return {
     url: 'http://example.test/',
     document: { codePoints: 0, elements: 0, tagCounts: {}, lang: null, inlineStyles: [], atAttributeValues: [] },
-    head: { titles: [], title: null, titleWords: [], metas: [], links: [], icon: null, closedBy: null, stray: { titles: [], metas: [], links: [] } },
+    head: {
+      titles: [],
+      title: null,
+      titleWords: [],
+      metas: [],
+      links: [],
+      icon: null,
+      closedBy: null,
+      stray: { titles: [], metas: [], links: [] },
+    },
     text: { visible: '', words: 0, codePoints: 0, titleWordsFound: [] },
     headings: [],
     links: [],
@@ -29,9 +38,15 @@ function artifacts(parts: Partial<Artifacts> = {}): Artifacts {
   };
 }
 
-const run = (check: Check, a: Artifacts): CheckResult => check.run({ snapshot: makeSnapshot({ html: '' }), artifacts: a, config: DEFAULT_CONFIG });
+const run = (check: Check, a: Artifacts): CheckResult =>
+  check.run({ snapshot: makeSnapshot({ html: '' }), artifacts: a, config: DEFAULT_CONFIG });
 
-const at = (url: string, internal: boolean): PageUrl => ({ url, scheme: url.slice(0, url.indexOf(':') + 1), host: new URL(url).host, internal });
+const at = (url: string, internal: boolean): PageUrl => ({
+  url,
+  scheme: url.slice(0, url.indexOf(':') + 1),
+  host: new URL(url).host,
+  internal,
+});
 
 test('in_page_links from a literal: fragment-only and mailto: links are skipped, the rest split', () => {
   const links = [

@@ -14,7 +14,9 @@ table('meta_description', [
   { name: 'no content attribute: missing', input: page('<meta name="description">'), expected: missing },
   {
     name: 'the last non-blank one counts',
-    input: page('<meta name="description" content="first"><meta name="description" content="second"><meta name="description" content="  ">'),
+    input: page(
+      '<meta name="description" content="first"><meta name="description" content="second"><meta name="description" content="  ">',
+    ),
     expected: { passed: true, importance: high, value: 'second' },
   },
   {
@@ -27,5 +29,9 @@ table('meta_description', [
     input: page('<meta name=" Description " content="ok">'),
     expected: { passed: true, importance: high, value: 'ok' },
   },
-  { name: 'in the body (with a head): not looked at', input: page('', '<meta name="description" content="late">'), expected: missing },
+  {
+    name: 'in the body (with a head): not looked at',
+    input: page('', '<meta name="description" content="late">'),
+    expected: missing,
+  },
 ]);

@@ -11,5 +11,9 @@ table('meta_viewport', [
   },
   { name: 'absent: missing', input: page(''), expected: missing },
   { name: 'blank: missing', input: page('<meta name="viewport" content="">'), expected: missing },
-  { name: 'in the body (with a head): missing', input: page('', '<meta name="viewport" content="width=device-width">'), expected: missing },
+  {
+    name: 'in the body (with a head): missing',
+    input: page('', '<meta name="viewport" content="width=device-width">'),
+    expected: missing,
+  },
 ]);

@@ -10,7 +10,11 @@ const resources =
   '<object data="http://a.example/o.swf"></object><embed src="http://a.example/e.swf">';
 
 table('mixed_content', [
-  { name: 'an http page passes without looking', input: { finalUrl: 'http://example.test/', html: page('', resources) }, expected: pass },
+  {
+    name: 'an http page passes without looking',
+    input: { finalUrl: 'http://example.test/', html: page('', resources) },
+    expected: pass,
+  },
   {
     name: 'https page: http subresources by group',
     input: { finalUrl: 'https://example.test/', html: page('', resources) },
@@ -24,19 +28,32 @@ table('mixed_content', [
           CSS: ['http://a.example/c.css'],
           Images: ['http://a.example/i.png'],
           Iframes: ['http://a.example/f'],
-          Media: ['http://a.example/a.mp3', 'http://a.example/v.mp4', 'http://a.example/v.webm', 'http://a.example/p.webp', 'http://a.example/o.swf', 'http://a.example/e.swf'],
+          Media: [
+            'http://a.example/a.mp3',
+            'http://a.example/v.mp4',
+            'http://a.example/v.webm',
+            'http://a.example/p.webp',
+            'http://a.example/o.swf',
+            'http://a.example/e.swf',
+          ],
         },
       },
     },
   },
   {
     name: 'only the non-empty groups',
-    input: { finalUrl: 'https://example.test/', html: page('', '<img src="http://a.example/i.png"><script src="/local.js"></script>') },
+    input: {
+      finalUrl: 'https://example.test/',
+      html: page('', '<img src="http://a.example/i.png"><script src="/local.js"></script>'),
+    },
     expected: { passed: false, importance: medium, value: null, errors: { failed: { Images: ['http://a.example/i.png'] } } },
   },
   {
     name: 'relative, protocol-relative and https resources are fine; links are not subresources',
-    input: { finalUrl: 'https://example.test/', html: page('', '<img src="/i.png"><script src="//cdn.example/x.js"></script><a href="http://x.example/">x</a>') },
+    input: {
+      finalUrl: 'https://example.test/',
+      html: page('', '<img src="/i.png"><script src="//cdn.example/x.js"></script><a href="http://x.example/">x</a>'),
+    },
     expected: pass,
   },
 ]);

@@ -5,7 +5,11 @@ const html = '<p>x</p>';
 
 table('server_signature', [
   { name: 'no headers: []', input: { html, headers: {} }, expected: { passed: true, importance: medium, value: [] } },
-  { name: 'a bare product name passes', input: { html, headers: { server: ['nginx'] } }, expected: { passed: true, importance: medium, value: ['nginx'] } },
+  {
+    name: 'a bare product name passes',
+    input: { html, headers: { server: ['nginx'] } },
+    expected: { passed: true, importance: medium, value: ['nginx'] },
+  },
   {
     name: 'a version number fails',
     input: { html, headers: { server: ['nginx/1.24.0'] } },
@@ -16,5 +20,9 @@ table('server_signature', [
     input: { html, headers: { 'x-powered-by': ['Express'], server: ['cloudflare'] } },
     expected: { passed: false, importance: medium, value: ['cloudflare', 'Express'], errors: { failed: null } },
   },
-  { name: 'a blank X-Powered-By passes', input: { html, headers: { 'x-powered-by': [' '] } }, expected: { passed: true, importance: medium, value: [' '] } },
+  {
+    name: 'a blank X-Powered-By passes',
+    input: { html, headers: { 'x-powered-by': [' '] } },
+    expected: { passed: true, importance: medium, value: [' '] },
+  },
 ]);

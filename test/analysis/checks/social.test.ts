@@ -3,7 +3,11 @@ import { page, table } from './helpers.js';
 const low = 'low' as const;
 
 table('social', [
-  { name: 'none: [] and missing', input: page('', '<a href="https://example.org/">x</a>'), expected: { passed: false, importance: low, value: [], errors: { missing: null } } },
+  {
+    name: 'none: [] and missing',
+    input: page('', '<a href="https://example.org/">x</a>'),
+    expected: { passed: false, importance: low, value: [], errors: { missing: null } },
+  },
   {
     name: 'groups in table order, links in document order, www. ignored',
     input: page(
@@ -31,7 +35,10 @@ table('social', [
   },
   {
     name: 'other subdomains and look-alikes do not count',
-    input: page('', '<a href="https://m.facebook.com/x">m</a><a href="https://facebook.com.evil.test/">e</a><a href="https://notx.com/">n</a>'),
+    input: page(
+      '',
+      '<a href="https://m.facebook.com/x">m</a><a href="https://facebook.com.evil.test/">e</a><a href="https://notx.com/">n</a>',
+    ),
     expected: { passed: false, importance: low, value: [], errors: { missing: null } },
   },
 ]);

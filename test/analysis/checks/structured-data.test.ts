@@ -4,7 +4,11 @@ const medium = 'medium' as const;
 const ld = (json: string) => `<script type="application/ld+json">${json}</script>`;
 
 table('structured_data', [
-  { name: 'none: [] and missing', input: page('<title>t</title>'), expected: { passed: false, importance: medium, value: [], errors: { missing: null } } },
+  {
+    name: 'none: [] and missing',
+    input: page('<title>t</title>'),
+    expected: { passed: false, importance: medium, value: [], errors: { missing: null } },
+  },
   {
     name: 'Open Graph and Twitter, anywhere in the document; a repeated key keeps its last content',
     input: page(
@@ -14,7 +18,10 @@ table('structured_data', [
     expected: {
       passed: true,
       importance: medium,
-      value: { 'Open Graph': { 'og:title': 'Last', 'og:image': '/i.png' }, Twitter: { 'twitter:card': 'summary', 'Twitter:Site': '@x' } },
+      value: {
+        'Open Graph': { 'og:title': 'Last', 'og:image': '/i.png' },
+        Twitter: { 'twitter:card': 'summary', 'Twitter:Site': '@x' },
+      },
     },
   },
   {
@@ -51,7 +58,10 @@ table('structured_data', [
   },
   {
     name: 'JSON-LD nested more than 100 deep is skipped; a kept block is stored 32 levels deep, the deeper list emptied and counted',
-    input: page(ld(`{"@context": "https://schema.org", "x": ${'['.repeat(101)}${']'.repeat(101)}}`) + ld(`{"@context": "https://schema.org", "x": ${'['.repeat(98)}${']'.repeat(98)}}`)),
+    input: page(
+      ld(`{"@context": "https://schema.org", "x": ${'['.repeat(101)}${']'.repeat(101)}}`) +
+        ld(`{"@context": "https://schema.org", "x": ${'['.repeat(98)}${']'.repeat(98)}}`),
+    ),
     expected: {
       passed: true,
       importance: medium,

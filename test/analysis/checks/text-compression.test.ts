@@ -13,7 +13,19 @@ table('text_compression', [
   { name: 'br passes', input: input(['br']), expected: { passed: true, importance: high, value: 1234 } },
   { name: 'deflate passes', input: input(['deflate']), expected: { passed: true, importance: high, value: 1234 } },
   { name: 'zstd passes', input: input(['zstd']), expected: { passed: true, importance: high, value: 1234 } },
-  { name: 'a token in a list, any case', input: input(['identity, GZIP']), expected: { passed: true, importance: high, value: 1234 } },
-  { name: 'no header: missing', input: input(), expected: { passed: false, importance: high, value: 1234, errors: { missing: null } } },
-  { name: 'identity: missing', input: input(['identity']), expected: { passed: false, importance: high, value: 1234, errors: { missing: null } } },
+  {
+    name: 'a token in a list, any case',
+    input: input(['identity, GZIP']),
+    expected: { passed: true, importance: high, value: 1234 },
+  },
+  {
+    name: 'no header: missing',
+    input: input(),
+    expected: { passed: false, importance: high, value: 1234, errors: { missing: null } },
+  },
+  {
+    name: 'identity: missing',
+    input: input(['identity']),
+    expected: { passed: false, importance: high, value: 1234, errors: { missing: null } },
+  },
 ]);

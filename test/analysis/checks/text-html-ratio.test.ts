@@ -9,7 +9,11 @@ table('text_html_ratio', [
   // "a" (1) of "<p>a</p>" (8): 12.5 → 13
   { name: 'halves round up', input: '<p>a</p>', expected: { passed: true, importance: low, value: 13 } },
   // "a" (1) of "<p>a</p><script>12345678901</script>" (36): 2.78 → 3
-  { name: 'script text is not visible text', input: '<p>a</p><script>12345678901</script>', expected: { passed: false, importance: low, value: 3, errors: tooSmall } },
+  {
+    name: 'script text is not visible text',
+    input: '<p>a</p><script>12345678901</script>',
+    expected: { passed: false, importance: low, value: 3, errors: tooSmall },
+  },
   // "😀" (1 code point) of "<p>😀</p>" (8 code points): 12.5 → 13
   { name: 'code points, not UTF-16 units', input: '<p>😀</p>', expected: { passed: true, importance: low, value: 13 } },
   // "a b" (3) of "<p>a</p>\n\n\n<p>b</p>" (19): 15.8 → 16

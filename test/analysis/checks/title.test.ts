@@ -4,9 +4,21 @@ const high = 'high' as const;
 const length60 = { length: { min: '1', max: '60' } };
 
 table('title', [
-  { name: 'one title passes', input: page('<title>Hello world</title>'), expected: { passed: true, importance: high, value: 'Hello world' } },
-  { name: 'no title: missing', input: page('<meta charset="utf-8">'), expected: { passed: false, importance: high, value: null, errors: { missing: null } } },
-  { name: 'blank title: missing', input: page('<title> \n\t </title>'), expected: { passed: false, importance: high, value: null, errors: { missing: null } } },
+  {
+    name: 'one title passes',
+    input: page('<title>Hello world</title>'),
+    expected: { passed: true, importance: high, value: 'Hello world' },
+  },
+  {
+    name: 'no title: missing',
+    input: page('<meta charset="utf-8">'),
+    expected: { passed: false, importance: high, value: null, errors: { missing: null } },
+  },
+  {
+    name: 'blank title: missing',
+    input: page('<title> \n\t </title>'),
+    expected: { passed: false, importance: high, value: null, errors: { missing: null } },
+  },
   {
     name: 'two titles: too_many, value is the first',
     input: page('<title>First</title><title>Second</title>'),
@@ -42,7 +54,11 @@ table('title', [
     input: page('<title>  Blue \n\u00a0 Widgets  </title>'),
     expected: { passed: true, importance: high, value: 'Blue Widgets' },
   },
-  { name: 'entities are decoded', input: page('<title>Tom &amp; Jerry&#39;s</title>'), expected: { passed: true, importance: high, value: "Tom & Jerry's" } },
+  {
+    name: 'entities are decoded',
+    input: page('<title>Tom &amp; Jerry&#39;s</title>'),
+    expected: { passed: true, importance: high, value: "Tom & Jerry's" },
+  },
   {
     name: 'markup inside <title> is text',
     input: page('<title>a <b>bold</b> title</title>'),
