@@ -2,12 +2,13 @@
 // compiles it first when src/ is newer), not the TypeScript sources the other tests load.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, startSite, type PageSite } from './helpers/pages.js';
-import { runCli, startServer } from './helpers/spawn.js';
+import { runCli, runCommand, startServer } from './helpers/spawn.js';
+
+const run = (command: string, args: string[], cwd: string) => runCommand(command, args, { cwd });
 
 const rankscope = (args: string[], env: Record<string, string> = {}) => runCli(args, env, { compiled: true });
 
@@ -134,15 +135,3 @@ export { passed };
     assert.equal(checked.code, 0, checked.stdout + checked.stderr);
   });
 });
-
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: process.env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}

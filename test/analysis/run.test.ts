@@ -7,42 +7,7 @@ import { runChecks } from '../../src/analysis/run.js';
 import { scoreOf } from '../../src/analysis/score.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
-
-const importance: Record<string, string> = {
-  title: 'high',
-  meta_description: 'high',
-  headings: 'high',
-  content_keywords: 'high',
-  image_keywords: 'high',
-  image_format: 'medium',
-  in_page_links: 'medium',
-  load_time: 'medium',
-  page_size: 'medium',
-  http_requests: 'medium',
-  defer_javascript: 'low',
-  dom_size: 'low',
-  text_compression: 'high',
-  structured_data: 'medium',
-  meta_viewport: 'medium',
-  https_encryption: 'high',
-  seo_friendly_url: 'high',
-  language: 'medium',
-  favicon: 'medium',
-  content_length: 'low',
-  text_html_ratio: 'low',
-  charset: 'medium',
-  deprecated_html_tags: 'low',
-  '404_page': 'high',
-  noindex: 'high',
-  robots: 'high',
-  sitemap: 'low',
-  mixed_content: 'medium',
-  server_signature: 'medium',
-  unsafe_cross_origin_links: 'medium',
-  plaintext_email: 'low',
-  social: 'low',
-  inline_css: 'low',
-};
+import { SPEC_IMPORTANCE as importance } from '../helpers/spec-importance.js';
 
 test('the registry: 33 checks in the spec order with the spec importances', () => {
   assert.deepEqual(

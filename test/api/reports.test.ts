@@ -4,46 +4,12 @@ import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
 import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { SPEC_IMPORTANCE as IMPORTANCE } from '../helpers/spec-importance.js';
 
 /** Time moves only when a test moves it (no sleeping to make a timestamp change). */
 const clock = fixedClock(Date.parse('2026-01-01T00:00:00Z'));
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const IMPORTANCE: Record<string, string> = {
-  title: 'high',
-  meta_description: 'high',
-  headings: 'high',
-  content_keywords: 'high',
-  image_keywords: 'high',
-  image_format: 'medium',
-  in_page_links: 'medium',
-  load_time: 'medium',
-  page_size: 'medium',
-  http_requests: 'medium',
-  defer_javascript: 'low',
-  dom_size: 'low',
-  text_compression: 'high',
-  structured_data: 'medium',
-  meta_viewport: 'medium',
-  https_encryption: 'high',
-  seo_friendly_url: 'high',
-  language: 'medium',
-  favicon: 'medium',
-  content_length: 'low',
-  text_html_ratio: 'low',
-  charset: 'medium',
-  deprecated_html_tags: 'low',
-  '404_page': 'high',
-  noindex: 'high',
-  robots: 'high',
-  sitemap: 'low',
-  mixed_content: 'medium',
-  server_signature: 'medium',
-  unsafe_cross_origin_links: 'medium',
-  plaintext_email: 'low',
-  social: 'low',
-  inline_css: 'low',
-};
 
 /** The contract's score: round(100 × Σ weight of passed ÷ Σ weight), weights 10/5/0, halves up. */
 function expectedScore(results: Record<string, { passed: boolean; importance: string }>): number {

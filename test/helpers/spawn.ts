@@ -12,9 +12,14 @@ export interface Finished {
 }
 
 /** Runs the CLI to completion: from source, or (`compiled`) the built bin/ and dist/ as a user does. */
-export function runCli(args: string[], env: Record<string, string> = {}, { compiled = false } = {}): Promise<Finished> {
+/** Runs a command to completion, collecting its output. */
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -22,6 +27,10 @@ export function runCli(args: string[], env: Record<string, string> = {}, { compi
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}, { compiled = false } = {}): Promise<Finished> {
+  return runCommand(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env } });
 }
 
 export async function freePort(): Promise<number> {
