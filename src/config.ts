@@ -1,7 +1,7 @@
 // Every setting the service reads from the environment (the README lists them all), validated
 // in one pass before anything else happens: a bad value stops the start with a message naming
 // the variable, and every bad value is reported at once.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 
@@ -30,7 +30,17 @@ export interface AppConfig {
   /** E-mail of the account created on first start of an empty database. */
   adminEmail: string;
   analysis: AnalysisConfig;
+  analytics: AnalyticsSettings;
   version: string;
+}
+
+export interface AnalyticsSettings {
+  /** Days raw events are kept (null: forever); rollups, and so the stats, stay. */
+  retentionDays: number | null;
+  /** An MMDB city database for the `city` stats (null: no city). */
+  cityDatabase: string | null;
+  /** Events per second one client address may send to /api/event (0: no limit). */
+  eventsPerSecond: number;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -248,6 +258,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       return raw.toLowerCase();
     }),
     analysis: analysisSettings(r),
+    analytics: {
+      retentionDays: r.custom('ANALYTICS_RETENTION_DAYS', null, (raw) => {
+        if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 36_500) throw new Error('a number of days from 1 to 36500');
+        return Number(raw);
+      }),
+      cityDatabase: r.custom('GEOIP_CITY_DB', null, (raw) => {
+        if (!existsSync(raw)) throw new Error('the path of a readable MMDB city database');
+        return raw;
+      }),
+      eventsPerSecond: r.int('EVENT_RATE_LIMIT', 200, 0),
+    },
     version: VERSION,
   };
   r.done();

@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import type { AppConfig } from '../config.js';
 import { analyze, EnginePool, type AnalyzeOptions } from '../index.js';
 import type { DatabaseHandle } from '../db/connection.js';
+import { AnalyticsRepository } from '../db/analytics-repository.js';
 import { ReportsRepository } from '../db/reports-repository.js';
 import { SettingsRepository } from '../db/settings-repository.js';
 import { UsersRepository } from '../db/users-repository.js';
@@ -14,6 +15,11 @@ import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from '../reports/report-service.js';
 import { systemClock, type Clock } from '../time.js';
+import { GeoLookup } from '../tracking/client-info.js';
+import { EventCollector } from '../tracking/collector.js';
+import { eventRoute } from '../tracking/event-route.js';
+import { EventWriter } from '../tracking/event-writer.js';
+import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
@@ -29,7 +35,7 @@ import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportsRoutes } from './routes/reports.js';
 import { websitesRoutes } from './routes/websites.js';
-import { ErrorResponse, ValidationErrorResponse } from './schemas/common.js';
+import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
 import { Website } from './schemas/websites.js';
 import type { ApiTypeProvider } from './type-provider.js';
@@ -50,6 +56,7 @@ export interface Repositories {
   users: UsersRepository;
   websites: WebsitesRepository;
   reports: ReportsRepository;
+  analytics: AnalyticsRepository;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -111,6 +118,7 @@ export async function buildApp({
     users: new UsersRepository(database.db, clock),
     websites: new WebsitesRepository(database.db, clock),
     reports: new ReportsRepository(database.db, database.engine, clock),
+    analytics: new AnalyticsRepository(database.db, database.engine, clock),
   };
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
   app.addHook('onClose', async () => redis?.disconnect());
@@ -131,11 +139,32 @@ export async function buildApp({
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const reportService = new ReportService(repos.reports, pool, analysePage);
 
+  // Analytics: events are written in group commits, so close waits for the last batch.
+  const writer = new EventWriter(repos.analytics);
+  app.addHook('onClose', async () => writer.flush());
+  const collector = new EventCollector({
+    websites: repos.websites,
+    analytics: repos.analytics,
+    writer,
+    geo: await GeoLookup.open(config.analytics.cityDatabase),
+    clock,
+  });
+  scheduleAnalyticsPruning(app, repos.analytics, config.analytics.retentionDays, clock);
+
   // Outside /api/v1 (share pages, docs, health) handlers read their few inputs themselves: an
   // HTML page never answers a 422. The API sets its own validator (validator.ts). Responses
   // everywhere go through Fastify's serializer, compiled from the routes' response schemas.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  for (const schema of [ErrorResponse, ValidationErrorResponse, CheckObject, Report, Project, Account, Website])
+  for (const schema of [
+    ErrorResponse,
+    ValidationErrorResponse,
+    EventErrorResponse,
+    CheckObject,
+    Report,
+    Project,
+    Account,
+    Website,
+  ])
     app.addSchema(schema);
 
   registerBodyParsers(app);
@@ -207,6 +236,9 @@ export async function buildApp({
     await web.register(cookie, { secret: cookieSecret });
     webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis, clock });
   });
+
+  // Collection is open to any origin and has its own body parsers and limits (no API key).
+  await app.register(eventRoute, { collector, counter, eventsPerSecond: config.analytics.eventsPerSecond });
 
   await app.register(
     async (scope) => {

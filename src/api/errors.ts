@@ -19,9 +19,13 @@ export class HttpError extends Error {
   }
 }
 
+/** 422 with the fields' messages (the API's validation); 400 for a malformed event body. */
 export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors) {
-    super(422, summarize(errors));
+  constructor(
+    readonly errors: FieldErrors,
+    status: 400 | 422 = 422,
+  ) {
+    super(status, summarize(errors));
   }
 }
 

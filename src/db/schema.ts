@@ -54,9 +54,64 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface AnalyticsSaltsTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** 32 random bytes, hex; deleted 48 h after its day began. */
+  salt: string;
+  created_at: string;
+}
+
+/** One stored event (a pageview or a custom event): no address, no full User-Agent. */
+export interface AnalyticsEventsTable {
+  id: Generated<number>;
+  website_id: number;
+  created_at: string;
+  name: string;
+  /** Path and remaining query, no fragment. */
+  page: string;
+  /** keyed hash of (the day's salt, website, address, User-Agent). */
+  visitor: string;
+  referrer: string | null;
+  source: string | null;
+  campaign: string | null;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  continent: string;
+  city: string | null;
+  language: string | null;
+  resolution: string | null;
+  /** JSON object of the event's props, or null. */
+  props: string | null;
+}
+
+export interface AnalyticsVisitorsTable {
+  website_id: number;
+  day: string;
+  visitor: string;
+  /** Milliseconds since the epoch of the visitor's last pageview. */
+  last_seen: number;
+  /** JSON: {dimension: [values the visitor was counted under today]}. */
+  seen: string;
+}
+
+export interface AnalyticsRollupsTable {
+  website_id: number;
+  dimension: string;
+  day: string;
+  value: string;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   websites: WebsitesTable;
   reports: ReportsTable;
   settings: SettingsTable;
+  analytics_salts: AnalyticsSaltsTable;
+  analytics_events: AnalyticsEventsTable;
+  analytics_visitors: AnalyticsVisitorsTable;
+  analytics_rollups: AnalyticsRollupsTable;
 }

@@ -80,6 +80,11 @@ export class WebsitesRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** For event collection (any account): at most two websites with this domain (two: ambiguous). */
+  withDomain(domain: string): Promise<WebsiteRow[]> {
+    return this.db.selectFrom('websites').selectAll().where('domain', '=', domain).limit(2).execute();
+  }
+
   async countFor(userId: number): Promise<number> {
     const row = await this.db
       .selectFrom('websites')

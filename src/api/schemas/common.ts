@@ -68,6 +68,12 @@ export const ValidationErrorResponse = Type.Object(
   },
 );
 
+/** A malformed event body (POST /api/event): the fields and their messages, 400. */
+export const EventErrorResponse = Type.Object(
+  { message: Type.String(), errors: FieldMessages, status: IntegerEnum([400]) },
+  { $id: 'EventError', description: "Not an event: the first message, every field's messages, 400" },
+);
+
 /** `{data, status}`: every single-resource answer (responses.ts builds them). */
 export function Envelope<T extends TSchema>(data: T): TObject<{ data: T; status: TLiteral<200> }>;
 export function Envelope<T extends TSchema, S extends 200 | 201>(data: T, status: S): TObject<{ data: T; status: TLiteral<S> }>;

@@ -1,0 +1,128 @@
+// Event collection (contract "Tracking"): finds the website, applies its exclusions before
+// anything is stored, reduces the client to what is kept (no address, no full User-Agent) and
+// hands the event to the group-commit writer. Resolves once the event is durable.
+import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import type { AnalyticsRepository } from '../db/analytics-repository.js';
+import type { WebsiteRow, WebsitesRepository } from '../db/websites-repository.js';
+import { type Clock, nowTimestamp } from '../time.js';
+import { type GeoLookup, isBotAgent, parseAgent } from './client-info.js';
+import type { EventInput } from './event-input.js';
+import type { EventWriter } from './event-writer.js';
+import { cleanPage, hostMatchesDomain } from './page-url.js';
+
+export type DropReason = 'bot' | 'ip' | 'domain' | 'website';
+export type Outcome = { stored: true } | { stored: false; dropped: DropReason };
+
+export interface Client {
+  address: string;
+  userAgent: string;
+}
+
+export interface CollectorDeps {
+  websites: WebsitesRepository;
+  analytics: AnalyticsRepository;
+  writer: EventWriter;
+  geo: GeoLookup;
+  clock: Clock;
+}
+
+export class EventCollector {
+  private readonly salts = new Map<string, Promise<string>>();
+  private readonly ipLists = new Map<string, (address: string) => boolean>();
+
+  constructor(private readonly deps: CollectorDeps) {}
+
+  async collect(input: EventInput, client: Client): Promise<Outcome> {
+    const website = await this.findWebsite(input);
+    if (!website) return { stored: false, dropped: 'website' };
+    if (!hostMatchesDomain(input.url.hostname, website.domain)) return { stored: false, dropped: 'domain' };
+    if (website.exclude_bots === 1 && isBotAgent(client.userAgent)) return { stored: false, dropped: 'bot' };
+    if (website.exclude_ips && this.ipMatcher(website.exclude_ips)(client.address)) return { stored: false, dropped: 'ip' };
+
+    const at = this.deps.clock.now();
+    const iso = new Date(at).toISOString();
+    const day = iso.slice(0, 10);
+    const page = cleanPage(input.url, input.referrer, website.exclude_params);
+    const agent = parseAgent(client.userAgent);
+    const place = this.deps.geo.locate(client.address);
+    const salt = await this.saltFor(day);
+    await this.deps.writer.write({
+      websiteId: website.id,
+      at,
+      createdAt: nowTimestamp(this.deps.clock),
+      day,
+      hour: iso.slice(11, 13),
+      name: input.name,
+      page: page.page.slice(0, 2048),
+      visitor: visitorId(salt, website.id, client.address, client.userAgent),
+      referrer: page.referrer,
+      source: page.source,
+      campaign: page.campaign,
+      ...agent,
+      ...place,
+      language: input.language,
+      resolution: input.screenWidth && input.screenHeight ? `${input.screenWidth}x${input.screenHeight}` : null,
+      props: input.props ? JSON.stringify(input.props) : null,
+    });
+    return { stored: true };
+  }
+
+  private async findWebsite(input: EventInput): Promise<WebsiteRow | undefined> {
+    if (input.website !== null) return this.deps.websites.findById(input.website);
+    if (input.domain === null) return undefined;
+    const found = await this.deps.websites.withDomain(input.domain);
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  /** The day's salt, from the database (every instance uses the same one); kept for the day. */
+  private saltFor(day: string): Promise<string> {
+    let salt = this.salts.get(day);
+    if (!salt) {
+      salt = this.deps.analytics.saltFor(day);
+      salt.catch(() => this.salts.delete(day));
+      this.salts.clear(); // yesterday's salt is never needed again
+      this.salts.set(day, salt);
+    }
+    return salt;
+  }
+
+  private ipMatcher(list: string): (address: string) => boolean {
+    let matcher = this.ipLists.get(list);
+    if (!matcher) {
+      matcher = ipMatcher(list);
+      if (this.ipLists.size >= 1000) this.ipLists.clear();
+      this.ipLists.set(list, matcher);
+    }
+    return matcher;
+  }
+}
+
+/** hash(day's salt, website, address, User-Agent): the same visitor within a day, unlinkable across days. */
+export function visitorId(salt: string, websiteId: number, address: string, userAgent: string): string {
+  return createHmac('sha256', salt).update(`${websiteId}\n${address}\n${userAgent}`).digest('base64url').slice(0, 22);
+}
+
+/** A test for a website's exclude_ips (normalised addresses and CIDR ranges, one per line). */
+export function ipMatcher(list: string): (address: string) => boolean {
+  const ranges = list
+    .split('\n')
+    .filter(Boolean)
+    .map((entry) =>
+      entry.includes('/') ? ipaddr.parseCIDR(entry) : ([ipaddr.parse(entry), entry.includes(':') ? 128 : 32] as const),
+    );
+  return (address) => {
+    if (!ipaddr.isValid(address)) return false;
+    let parsed = ipaddr.parse(address);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    return ranges.some(([base, bits]) => {
+      if (base.kind() === parsed.kind()) return parsed.match(base, bits);
+      // An IPv4 entry also matches its IPv4-mapped IPv6 form, and the reverse.
+      if (base.kind() === 'ipv6' && (base as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+        return parsed.match((base as ipaddr.IPv6).toIPv4Address(), bits - 96);
+      }
+      return false;
+    });
+  };
+}

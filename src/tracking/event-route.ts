@@ -1,0 +1,95 @@
+// POST /api/event (contract "Tracking"): Plausible-compatible collection, open to any origin.
+// 202 once stored (after the commit) or deliberately dropped (X-Event-Dropped says why);
+// 400/413/415 for what cannot be an event; 429 past the per-address abuse limit.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { HttpError, ValidationError, tooManyAttempts } from '../api/errors.js';
+import { documentResponse, emptyResponse, errorResponses } from '../api/openapi-responses.js';
+import { EventErrorResponse } from '../api/schemas/common.js';
+import type { WindowCounter } from '../limits/window-counter.js';
+import type { EventCollector } from './collector.js';
+import { MAX_EVENT_BODY, parseEventBody } from './event-input.js';
+
+export interface EventRouteOptions {
+  collector: EventCollector;
+  counter: WindowCounter;
+  /** Events per second one client address may send (0: no limit). */
+  eventsPerSecond: number;
+}
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Expose-Headers': 'X-Event-Dropped',
+  'Access-Control-Max-Age': '86400',
+};
+
+export async function eventRoute(scope: FastifyInstance, options: EventRouteOptions): Promise<void> {
+  // The tracker sends JSON as application/json, or as text/plain (sendBeacon's type, which
+  // needs no preflight); both are read as text and parsed by parseEventBody.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(
+    ['application/json', 'text/plain'],
+    { parseAs: 'string', bodyLimit: MAX_EVENT_BODY },
+    (_request, body, done) => done(null, body),
+  );
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(CORS);
+    return payload;
+  });
+
+  scope.options(
+    '/api/event',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'CORS preflight for /api/event (any origin may send events)',
+        security: [],
+        response: { 204: emptyResponse('Allowed: POST from any origin, with Content-Type') },
+      },
+    },
+    async (_request, reply) => reply.code(204).send(),
+  );
+
+  scope.post(
+    '/api/event',
+    {
+      bodyLimit: MAX_EVENT_BODY,
+      schema: {
+        tags: ['analytics'],
+        summary: 'Record a pageview or a custom event (the tracker calls it; Plausible-compatible)',
+        description:
+          'JSON body, as application/json or text/plain, with long or short keys: name|n, url|u, domain|d, website|w, ' +
+          'referrer|r, props|p, screen_width|sw, screen_height|sh, language|l. 202 `ok` when stored or dropped on purpose ' +
+          '(header X-Event-Dropped: bot|ip|domain|website). No authentication; any origin.',
+        security: [],
+        response: {
+          202: documentResponse('Stored, or dropped on purpose (the body is `ok`)', 'text/plain'),
+          400: Type.Ref(EventErrorResponse, { description: 'Not an event: the fields and what is wrong with them' }),
+          ...errorResponses(413, 415, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (options.eventsPerSecond > 0) {
+        const hit = await options.counter.incr(`event:${request.ip}`, 1000);
+        if (hit.count > options.eventsPerSecond) throw tooManyAttempts(Math.max(1, Math.ceil(hit.ttl / 1000)));
+      }
+      const parsed = parseEventBody(typeof request.body === 'string' ? request.body : '');
+      if (!parsed.ok) throw new ValidationError(parsed.errors, 400);
+      let outcome: Awaited<ReturnType<EventCollector['collect']>>;
+      try {
+        outcome = await options.collector.collect(parsed.event, {
+          address: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+        });
+      } catch (error) {
+        request.log.error({ err: error }, 'event not stored');
+        throw new HttpError(503, 'The event could not be stored; try again.', { 'Retry-After': '1' });
+      }
+      if (!outcome.stored) reply.header('X-Event-Dropped', outcome.dropped);
+      return reply.code(202).type('text/plain; charset=utf-8').send('ok');
+    },
+  );
+}

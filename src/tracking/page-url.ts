@@ -1,0 +1,60 @@
+// What is stored of a page's address and its referrer (contract "Tracking"): the website's
+// exclude_params and the utm/ref parameters removed, source and campaign read first.
+
+const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'ref'];
+const MAX_VALUE = 255;
+
+export interface CleanedPage {
+  /** Path and the remaining query, no fragment. */
+  page: string;
+  /** utm_source, else ref, else the referrer's host (none when it is the site itself). */
+  source: string | null;
+  campaign: string | null;
+  /** The referrer's host, lower-cased; none for the site itself (www. or not) or no referrer. */
+  referrer: string | null;
+}
+
+/** `excluded`: the website's exclude_params, one name per line (null: none). */
+export function cleanPage(url: URL, referrer: string | null, excluded: string | null): CleanedPage {
+  const removed = new Set([...(excluded ? excluded.split('\n') : []), ...CAMPAIGN_PARAMS]);
+  const query = url.searchParams;
+  const utmSource = clip(query.get('utm_source'));
+  const ref = clip(query.get('ref'));
+  const campaign = clip(query.get('utm_campaign'));
+  const kept = new URLSearchParams();
+  for (const [name, value] of query) if (!removed.has(name)) kept.append(name, value);
+  const search = kept.toString();
+  const page = (url.pathname || '/') + (search ? `?${search}` : '');
+
+  const referrerHost = hostOf(referrer);
+  const sameSite = referrerHost !== null && bareHost(referrerHost) === bareHost(url.hostname.toLowerCase());
+  const referrerValue = referrerHost === null || sameSite ? null : referrerHost.slice(0, MAX_VALUE);
+  return { page, source: utmSource ?? ref ?? referrerValue, campaign, referrer: referrerValue };
+}
+
+function hostOf(referrer: string | null): string | null {
+  if (!referrer || !URL.canParse(referrer)) return null;
+  const url = new URL(referrer);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return url.hostname.toLowerCase() || null;
+}
+
+function bareHost(host: string): string {
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+function clip(value: string | null): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed.slice(0, MAX_VALUE) : null;
+}
+
+/**
+ * Whether a page's host belongs to the website: its domain or a subdomain of it, where a
+ * domain `www.example.com` also matches `example.com` (and its subdomains).
+ */
+export function hostMatchesDomain(host: string, domain: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  const d = domain.toLowerCase();
+  const matches = (base: string) => h === base || h.endsWith(`.${base}`);
+  return matches(d) || (d.startsWith('www.') && matches(d.slice(4)));
+}

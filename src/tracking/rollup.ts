@@ -1,0 +1,141 @@
+// How a batch of events changes the rollups (contract "Stats"): pure, so the counting rules are
+// tested without a database. The repository loads the batch's visitor rows, calls this, and
+// writes the events, the visitor rows and the rollup increments in one transaction.
+
+/** An event ready to store: every field as the tables keep it. */
+export interface StoredEvent {
+  websiteId: number;
+  /** Milliseconds since the epoch (the server's clock when the event arrived). */
+  at: number;
+  createdAt: string;
+  /** UTC day YYYY-MM-DD and hour 00–23 of `at`. */
+  day: string;
+  hour: string;
+  name: string;
+  page: string;
+  visitor: string;
+  referrer: string | null;
+  source: string | null;
+  campaign: string | null;
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  continent: string;
+  city: string | null;
+  language: string | null;
+  resolution: string | null;
+  props: string | null;
+}
+
+/** A visitor's state for one website and day. `seen`: the values they were counted under. */
+export interface VisitorState {
+  lastSeen: number;
+  seen: Record<string, string[]>;
+}
+
+export const PAGEVIEW = 'pageview';
+/** A visit ends after 30 minutes without a pageview. */
+export const VISIT_GAP_MS = 30 * 60 * 1000;
+/** A visitor is counted under at most this many values of one dimension a day (bounds a visitor row). */
+export const MAX_SEEN_PER_DIMENSION = 100;
+
+/** The dimensions that count visitors, once per value per day. */
+export const VISITOR_DIMENSIONS = [
+  'visitors_hours',
+  'referrer',
+  'source',
+  'campaign',
+  'browser',
+  'os',
+  'device',
+  'country',
+  'continent',
+  'city',
+  'language',
+  'resolution',
+] as const;
+
+export type RollupDimension =
+  | 'pageviews'
+  | 'visitors'
+  | 'pageviews_hours'
+  | 'page'
+  | 'landing_page'
+  | 'event'
+  | (typeof VISITOR_DIMENSIONS)[number];
+
+export interface RollupIncrement {
+  websiteId: number;
+  dimension: RollupDimension;
+  day: string;
+  value: string;
+  count: number;
+}
+
+export const visitorKey = (websiteId: number, day: string, visitor: string) => `${websiteId}\u0000${day}\u0000${visitor}`;
+
+/**
+ * Applies `events` (in arrival order) to `visitors` (keyed by visitorKey; updated in place, new
+ * visitors added) and returns the rollup increments and the keys of the visitors it changed.
+ */
+export function rollUp(
+  events: StoredEvent[],
+  visitors: Map<string, VisitorState>,
+): { increments: RollupIncrement[]; changed: Set<string> } {
+  const counts = new Map<string, RollupIncrement>();
+  const changed = new Set<string>();
+  const add = (e: StoredEvent, dimension: RollupDimension, value: string) => {
+    const key = `${e.websiteId}\u0000${dimension}\u0000${e.day}\u0000${value}`;
+    const found = counts.get(key);
+    if (found) found.count += 1;
+    else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
+  };
+
+  for (const e of events) {
+    if (e.name !== PAGEVIEW) {
+      add(e, 'event', e.name);
+      continue;
+    }
+    add(e, 'pageviews', '');
+    add(e, 'pageviews_hours', e.hour);
+    add(e, 'page', e.page);
+
+    const key = visitorKey(e.websiteId, e.day, e.visitor);
+    let state = visitors.get(key);
+    if (!state) {
+      state = { lastSeen: e.at, seen: {} };
+      visitors.set(key, state);
+      add(e, 'visitors', '');
+      add(e, 'landing_page', e.page);
+    } else if (e.at - state.lastSeen > VISIT_GAP_MS) {
+      add(e, 'landing_page', e.page);
+    }
+    state.lastSeen = Math.max(state.lastSeen, e.at);
+    changed.add(key);
+
+    const values: Record<(typeof VISITOR_DIMENSIONS)[number], string | null> = {
+      visitors_hours: e.hour,
+      referrer: e.referrer,
+      source: e.source,
+      campaign: e.campaign,
+      browser: e.browser,
+      os: e.os,
+      device: e.device,
+      country: e.country,
+      continent: e.continent,
+      city: e.city,
+      language: e.language,
+      resolution: e.resolution,
+    };
+    for (const dimension of VISITOR_DIMENSIONS) {
+      const value = values[dimension];
+      if (value === null) continue;
+      const seen = (state.seen[dimension] ??= []);
+      if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
+      seen.push(value);
+      add(e, dimension, value);
+    }
+  }
+  return { increments: [...counts.values()], changed };
+}

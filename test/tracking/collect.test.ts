@@ -1,0 +1,253 @@
+// POST /api/event (contract "Tracking"): answers, drop reasons, what is stored and what is not.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fixedClock } from '../../src/time.js';
+import { type TestApp, testApp } from '../helpers/app.js';
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+
+describe('event collection', () => {
+  let t: TestApp;
+  let key: string;
+  let websiteId: number;
+  const clock = fixedClock(Date.parse('2026-03-10T09:15:00Z'));
+
+  // One proxy in front: the client address is the right-most X-Forwarded-For entry.
+  const send = (body: unknown, { ua = CHROME, ip = '8.8.8.8', type = 'application/json' } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/event',
+      headers: { 'content-type': type, 'user-agent': ua, 'x-forwarded-for': ip },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const events = () =>
+    t.db.handle.db.selectFrom('analytics_events').selectAll().where('website_id', '=', websiteId).orderBy('id').execute();
+
+  before(async () => {
+    t = await testApp({ TRUST_PROXY: '1' }, { clock });
+    ({ key } = await t.account());
+    const created = await t.call(key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      form: { domain: 'www.example.com', exclude_ips: '203.0.113.0/24\n2001:db8::1', exclude_params: 'session\nfbclid' },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    websiteId = created.json().data.id;
+  });
+  after(() => t.close());
+
+  test('a pageview is stored with what the contract keeps, and nothing it does not', async () => {
+    const res = await send({
+      n: 'pageview',
+      u: 'https://example.com/pricing?plan=pro&session=abc&utm_source=newsletter&utm_campaign=spring&utm_medium=email#top',
+      w: websiteId,
+      r: 'https://news.ycombinator.com/item?id=1',
+      sw: 1920,
+      sh: 1080,
+      l: 'en-us',
+    });
+    assert.equal(res.statusCode, 202);
+    assert.equal(res.body, 'ok');
+    assert.equal(res.headers['x-event-dropped'], undefined);
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    const [row] = await events();
+    assert.equal(row.name, 'pageview');
+    assert.equal(row.page, '/pricing?plan=pro', 'exclude_params, utm_* and the fragment removed');
+    assert.equal(row.source, 'newsletter');
+    assert.equal(row.campaign, 'spring');
+    assert.equal(row.referrer, 'news.ycombinator.com');
+    assert.equal(row.browser, 'Chrome');
+    assert.equal(row.os, 'Windows');
+    assert.equal(row.device, 'desktop');
+    assert.equal(row.country, 'US');
+    assert.equal(row.continent, 'NA');
+    assert.equal(row.city, null, 'no city database configured');
+    assert.equal(row.language, 'en-US');
+    assert.equal(row.resolution, '1920x1080');
+    assert.equal(row.created_at, '2026-03-10T09:15:00.000000Z');
+    const stored = JSON.stringify(await t.db.handle.db.selectFrom('analytics_events').selectAll().execute());
+    assert.ok(!stored.includes('8.8.8.8') && !stored.includes('Mozilla'), 'no address, no User-Agent');
+    const visitors = JSON.stringify(await t.db.handle.db.selectFrom('analytics_visitors').selectAll().execute());
+    assert.ok(!visitors.includes('8.8.8.8'));
+  });
+
+  test('sendBeacon form: text/plain JSON with a domain instead of an id, ref as source', async () => {
+    const before = (await events()).length;
+    const res = await send(
+      { name: 'pageview', url: 'https://blog.example.com/post?ref=producthunt', domain: 'www.example.com' },
+      { type: 'text/plain;charset=UTF-8', ua: IPHONE },
+    );
+    assert.equal(res.statusCode, 202);
+    const rows = await events();
+    assert.equal(rows.length, before + 1);
+    const row = rows.at(-1)!;
+    assert.equal(row.page, '/post');
+    assert.equal(row.source, 'producthunt');
+    assert.equal(row.device, 'mobile');
+    assert.equal(row.os, 'iOS');
+  });
+
+  test('a referrer from the site itself is not a referrer; a custom event keeps its props', async () => {
+    const res = await send({
+      n: 'Signup',
+      u: 'https://example.com/',
+      w: websiteId,
+      r: 'https://www.example.com/pricing',
+      p: { plan: 'pro', seats: 3 },
+    });
+    assert.equal(res.statusCode, 202);
+    const row = (await events()).at(-1)!;
+    assert.equal(row.name, 'Signup');
+    assert.equal(row.referrer, null);
+    assert.equal(row.source, null);
+    assert.deepEqual(JSON.parse(row.props!), { plan: 'pro', seats: 3 });
+  });
+
+  const dropped = async (reason: string, body: unknown, options?: Parameters<typeof send>[1]) => {
+    const count = (await events()).length;
+    const res = await send(body, options);
+    assert.equal(res.statusCode, 202, res.body);
+    assert.equal(res.body, 'ok');
+    assert.equal(res.headers['x-event-dropped'], reason);
+    assert.equal((await events()).length, count, 'nothing stored');
+  };
+
+  test('dropped: no such website, by id or by domain', async () => {
+    await dropped('website', { n: 'pageview', u: 'https://example.com/', w: 999_999 });
+    await dropped('website', { n: 'pageview', u: 'https://example.com/', d: 'unknown.example' });
+    await dropped('website', { n: 'pageview', u: 'https://example.com/' });
+  });
+
+  test('dropped: the page is not on the website’s domain (subdomains and the www twin are)', async () => {
+    await dropped('domain', { n: 'pageview', u: 'https://evil.com/', w: websiteId });
+    await dropped('domain', { n: 'pageview', u: 'https://notexample.com/', w: websiteId });
+    for (const u of ['https://EXAMPLE.com:8443/', 'https://shop.example.com/']) {
+      const res = await send({ n: 'pageview', u, w: websiteId });
+      assert.equal(res.headers['x-event-dropped'], undefined, u);
+    }
+  });
+
+  test('dropped: bots, headless browsers and an empty User-Agent while exclude_bots = 1', async () => {
+    await dropped(
+      'bot',
+      { n: 'pageview', u: 'https://example.com/', w: websiteId },
+      { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
+    );
+    await dropped(
+      'bot',
+      { n: 'pageview', u: 'https://example.com/', w: websiteId },
+      { ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36' },
+    );
+    await dropped('bot', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ua: '' });
+  });
+
+  test('dropped: an excluded address (CIDR or exact, v4 or v6)', async () => {
+    await dropped('ip', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '203.0.113.77' });
+    await dropped('ip', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '2001:db8::1' });
+    const res = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '203.0.114.1' });
+    assert.equal(res.headers['x-event-dropped'], undefined);
+  });
+
+  test('bots count once exclude_bots = 0', async () => {
+    const res = await t.call(key, { method: 'PATCH', url: `/api/v1/websites/${websiteId}`, form: { exclude_bots: '0' } });
+    assert.equal(res.statusCode, 200, res.body);
+    const count = (await events()).length;
+    const sent = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId }, { ua: 'HeadlessChrome/124' });
+    assert.equal(sent.headers['x-event-dropped'], undefined);
+    assert.equal((await events()).length, count + 1);
+    await t.call(key, { method: 'PATCH', url: `/api/v1/websites/${websiteId}`, form: { exclude_bots: '1' } });
+  });
+
+  test('400 for a malformed event, naming the field, and nothing stored', async () => {
+    const count = (await events()).length;
+    const cases: [unknown, string][] = [
+      ['{not json', 'body'],
+      ['[1,2]', 'body'],
+      [{ u: 'https://example.com/', w: websiteId }, 'name'],
+      [{ n: 'pageview', w: websiteId }, 'url'],
+      [{ n: 'pageview', u: 'ftp://example.com/', w: websiteId }, 'url'],
+      [{ n: 'pageview', u: '/relative', w: websiteId }, 'url'],
+      [{ n: 'x'.repeat(121), u: 'https://example.com/', w: websiteId }, 'name'],
+      [{ n: 'pageview', u: `https://example.com/${'a'.repeat(2048)}`, w: websiteId }, 'url'],
+      [
+        {
+          n: 'e',
+          u: 'https://example.com/',
+          w: websiteId,
+          p: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, i])),
+        },
+        'props',
+      ],
+      [{ n: 'e', u: 'https://example.com/', w: websiteId, p: { nested: { a: 1 } } }, 'props'],
+      [{ n: 'pageview', u: 'https://example.com/', w: 'abc' }, 'website'],
+      [{ n: 'pageview', u: 'https://example.com/', w: websiteId, sw: -5 }, 'screen_width'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await send(body);
+      assert.equal(res.statusCode, 400, `${JSON.stringify(body).slice(0, 80)}: ${res.body}`);
+      const json = res.json();
+      assert.equal(json.status, 400);
+      assert.equal(typeof json.message, 'string');
+      assert.ok(json.errors[field], `${field} in ${res.body}`);
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+    }
+    assert.equal((await events()).length, count);
+  });
+
+  test('413 over 8 KB, 415 for another content type, CORS preflight', async () => {
+    const big = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId, r: `https://a.com/${'x'.repeat(9000)}` });
+    assert.equal(big.statusCode, 413);
+    assert.equal(big.json().status, 413);
+    const form = await send('n=pageview', { type: 'application/x-www-form-urlencoded' });
+    assert.equal(form.statusCode, 415);
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/event',
+      headers: {
+        origin: 'https://example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.match(String(preflight.headers['access-control-allow-methods']), /POST/);
+    assert.match(String(preflight.headers['access-control-allow-headers']), /content-type/i);
+  });
+
+  test('deleting the website deletes its events and stats', async () => {
+    assert.ok((await events()).length > 0);
+    const res = await t.call(key, { method: 'DELETE', url: `/api/v1/websites/${websiteId}` });
+    assert.equal(res.statusCode, 200);
+    assert.equal((await events()).length, 0);
+    const rollups = await t.db.handle.db
+      .selectFrom('analytics_rollups')
+      .selectAll()
+      .where('website_id', '=', websiteId)
+      .execute();
+    assert.equal(rollups.length, 0);
+  });
+});
+
+describe('event abuse limit', () => {
+  test('past EVENT_RATE_LIMIT events a second from one address: 429; another address goes on', async () => {
+    const t = await testApp({ EVENT_RATE_LIMIT: '5', TRUST_PROXY: '1' });
+    try {
+      const post = (ip: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/event',
+          headers: { 'content-type': 'application/json', 'user-agent': CHROME, 'x-forwarded-for': ip },
+          payload: JSON.stringify({ n: 'pageview', u: 'https://example.com/', d: 'example.com' }),
+        });
+      const codes = [];
+      for (let i = 0; i < 8; i++) codes.push((await post('1.2.3.4')).statusCode);
+      assert.deepEqual(codes, [202, 202, 202, 202, 202, 429, 429, 429]);
+      assert.equal((await post('1.2.3.5')).statusCode, 202);
+    } finally {
+      await t.close();
+    }
+  });
+});
