@@ -172,18 +172,37 @@ export class AnalyticsRepository {
     return visitors;
   }
 
-  /** Each value's count summed over the days, most first, then by value. */
-  async totals(q: RollupQuery): Promise<ValueCount[]> {
+  /** Each value's count summed over the days, in the asked order (ties by value), a page of them or all. */
+  async totals(
+    q: RollupQuery & { sortBy: 'count' | 'value'; sort: 'asc' | 'desc'; limit?: number; offset?: number },
+  ): Promise<ValueCount[]> {
+    let query = this.rollupsIn(q)
+      .select(['value', (eb) => eb.fn.sum<number>('count').as('count')])
+      .groupBy('value');
+    query =
+      q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy('value', 'asc') : query.orderBy(sql`value`, q.sort);
+    if (q.limit !== undefined) query = query.limit(q.limit).offset(q.offset ?? 0);
+    const rows = await query.execute();
+    return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
+  }
+
+  /** How many distinct values `totals` would list. */
+  async countValues(q: RollupQuery): Promise<number> {
+    const row = await this.rollupsIn(q)
+      .select((eb) => eb.fn.count<number>('value').distinct().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private rollupsIn(q: RollupQuery) {
     let query = this.db
       .selectFrom('analytics_rollups')
-      .select(['value', (eb) => eb.fn.sum<number>('count').as('count')])
       .where('website_id', '=', q.websiteId)
       .where('dimension', '=', q.dimension)
       .where('day', '>=', q.from)
       .where('day', '<=', q.to);
     if (q.search) query = query.where(containsIgnoringCase('value', q.search));
-    const rows = await query.groupBy('value').execute();
-    return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
+    return query;
   }
 
   /** Per day: the value's count on each day that has one (pageviews, visitors). */
