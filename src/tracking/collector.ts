@@ -40,7 +40,8 @@ export class EventCollector {
     if (website.exclude_bots === 1 && isBotAgent(client.userAgent)) return { stored: false, dropped: 'bot' };
     if (website.exclude_ips && this.ipMatcher(website.exclude_ips)(client.address)) return { stored: false, dropped: 'ip' };
 
-    const at = this.deps.clock.now();
+    // Whole milliseconds: the system clock has a fraction, and last_seen is a bigint on PostgreSQL.
+    const at = Math.floor(this.deps.clock.now());
     const iso = new Date(at).toISOString();
     const day = iso.slice(0, 10);
     const page = cleanPage(input.url, input.referrer, website.exclude_params);

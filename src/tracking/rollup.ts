@@ -131,7 +131,11 @@ export function rollUp(
     for (const dimension of VISITOR_DIMENSIONS) {
       const value = values[dimension];
       if (value === null) continue;
-      const seen = (state.seen[dimension] ??= []);
+      let seen = state.seen[dimension];
+      if (!seen) {
+        seen = [];
+        state.seen[dimension] = seen;
+      }
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
       seen.push(value);
       add(e, dimension, value);

@@ -51,3 +51,39 @@ export async function testDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+export interface ProcessDatabase {
+  /** DATABASE_URL for a `rankscope serve` child (PostgreSQL: the schema through search_path). */
+  databaseUrl: string;
+  /** Opens the same database in this process (to look at what the child stored). */
+  open(): Promise<DatabaseHandle>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * An empty database for child processes: a temporary SQLite file, or, with TEST_DATABASE_URL,
+ * a new schema (created here: a search_path naming a missing schema leaves nowhere to create
+ * the tables) that the child migrates.
+ */
+export async function processDatabase(): Promise<ProcessDatabase> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `p_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const url = new URL(pgUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const created = await openDatabase(pgUrl, { schema, poolSize: 2 });
+    await created.close();
+    return {
+      databaseUrl: url.toString(),
+      open: () => openDatabase(pgUrl, { schema, poolSize: 2 }),
+      cleanup: () => dropSchema(pgUrl, schema),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'rankscope-proc-'));
+  const databaseUrl = `sqlite:${join(dir, 'db.sqlite')}`;
+  return {
+    databaseUrl,
+    open: () => openDatabase(databaseUrl),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,151 @@
+// Several instances on one database (contract "Tracking": stateless instances share PostgreSQL):
+// two applications, each with its own connections, writer and caches, receive the same
+// visitors' pageviews alternately and at once. They count every event once, agree on who is
+// the same visitor (one salt per day, from the database) and on where each visit began.
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { buildApp } from '../../src/api/app.js';
+import { loadConfig } from '../../src/config.js';
+import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';
+import { UsersRepository } from '../../src/db/users-repository.js';
+import { StatsService } from '../../src/tracking/stats-service.js';
+import { fixedClock } from '../../src/time.js';
+import { type TestDatabase, testDatabase } from '../helpers/database.js';
+
+const DAY = '2026-03-10';
+const AGENTS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+];
+/** Distinct visitors: the same address with another browser, and the same browser at another address. */
+const CLIENTS = [
+  { ip: '8.8.8.8', ua: AGENTS[0] },
+  { ip: '8.8.8.8', ua: AGENTS[1] },
+  { ip: '1.1.1.1', ua: AGENTS[0] },
+  { ip: '81.2.69.160', ua: AGENTS[2] },
+  { ip: '2001:db8::7', ua: AGENTS[1] },
+  { ip: '9.9.9.9', ua: AGENTS[2] },
+];
+/** Pageviews per client within its first visit, after the landing one. */
+const BROWSING = 24;
+
+describe('two instances on one database', () => {
+  // With a fraction of a millisecond, as the system clock has.
+  const clock = fixedClock(Date.parse(`${DAY}T09:15:00Z`) + 0.375);
+  let db: TestDatabase;
+  let second: DatabaseHandle;
+  let instances: FastifyInstance[];
+  let websiteId: number;
+
+  before(async () => {
+    db = await testDatabase();
+    // Its own connections, as another process would have (PostgreSQL: the same schema).
+    second = await openDatabase(db.url, db.schema ? { schema: db.schema, poolSize: 5 } : {});
+    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', EVENT_RATE_LIMIT: '0', TRUST_PROXY: '1', LOG_LEVEL: 'warn' });
+    const logStream = new Writable({ write: (_chunk, _enc, done) => done() });
+    instances = [
+      await buildApp({ config, database: db.handle, clock, logStream }),
+      await buildApp({ config, database: second, clock, logStream }),
+    ];
+    for (const app of instances) await app.ready();
+    const { key } = await createAccount(new UsersRepository(db.handle.db), 'instances@example.com');
+    const created = await instances[1].inject({
+      method: 'POST',
+      url: '/api/v1/websites',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'domain=shared.example',
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    websiteId = created.json().data.id;
+  });
+  after(async () => {
+    for (const app of instances ?? []) await app.close();
+    await second?.close();
+    await db.cleanup();
+  });
+
+  const send = async (instance: number, client: (typeof CLIENTS)[number], page: string) => {
+    const res = await instances[instance].inject({
+      method: 'POST',
+      url: '/api/event',
+      headers: { 'content-type': 'application/json', 'user-agent': client.ua, 'x-forwarded-for': client.ip },
+      payload: JSON.stringify({ n: 'pageview', u: `https://shared.example${page}`, w: websiteId }),
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    assert.equal(res.headers['x-event-dropped'], undefined);
+  };
+
+  test('alternating and concurrent pageviews are counted once, with one visitor per client and one salt', async () => {
+    // A visit each, begun on /landing-0..2, half the clients on each instance, all at once
+    // (both instances want the day's salt at the same moment).
+    await Promise.all(CLIENTS.map((client, c) => send(c % 2, client, `/landing-${c % 3}`)));
+    // Browsing within that visit, every client alternating between the instances, all at once.
+    clock.advance(10 * 60 * 1000);
+    await Promise.all(
+      CLIENTS.flatMap((client) => Array.from({ length: BROWSING }, (_, i) => send(i % 2, client, `/docs/${i % 5}`))),
+    );
+    // Back after more than 30 minutes: a new visit, on /return, its two pageviews on both instances at once.
+    clock.advance(31 * 60 * 1000);
+    await Promise.all(CLIENTS.flatMap((client) => [send(0, client, '/return'), send(1, client, '/return')]));
+    const sent = CLIENTS.length * (1 + BROWSING + 2);
+
+    const stats = new StatsService(new AnalyticsRepository(db.handle.db, db.handle.engine, clock));
+    const query = (name: 'pageviews' | 'visitors' | 'landing_page' | 'page' | 'browser') =>
+      stats.query({ websiteId, name, from: DAY, to: DAY });
+    assert.deepEqual((await query('pageviews')).rows, [{ value: DAY, count: sent }]);
+    assert.deepEqual((await query('visitors')).rows, [{ value: DAY, count: CLIENTS.length }]);
+    assert.deepEqual(
+      (await query('landing_page')).rows,
+      [
+        { value: '/return', count: 6 },
+        { value: '/landing-0', count: 2 },
+        { value: '/landing-1', count: 2 },
+        { value: '/landing-2', count: 2 },
+      ],
+      'one landing page per visit: the first, whichever instance stored it',
+    );
+    const pages = await query('page');
+    assert.equal(
+      pages.rows.reduce((n, r) => n + r.count, 0),
+      sent,
+    );
+    assert.deepEqual(
+      pages.rows.find((r) => r.value === '/return'),
+      { value: '/return', count: 2 * CLIENTS.length },
+    );
+    assert.deepEqual(
+      (await query('browser')).rows,
+      [
+        { value: 'Chrome', count: 2 },
+        { value: 'Mobile Safari', count: 2 },
+        { value: 'Safari', count: 2 },
+      ],
+      'each visitor counted once under its browser',
+    );
+
+    const events = await db.handle.db
+      .selectFrom('analytics_events')
+      .select(['visitor', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('website_id', '=', websiteId)
+      .groupBy('visitor')
+      .execute();
+    assert.deepEqual(
+      events.map((e) => Number(e.n)),
+      CLIENTS.map(() => 1 + BROWSING + 2),
+      'one visitor id per client, from both instances: the same salt',
+    );
+    const salts = await db.handle.db.selectFrom('analytics_salts').select('day').execute();
+    assert.deepEqual(salts, [{ day: DAY }]);
+    const visitorRows = await db.handle.db
+      .selectFrom('analytics_visitors')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('website_id', '=', websiteId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(visitorRows.n), CLIENTS.length);
+  });
+});
