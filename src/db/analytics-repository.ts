@@ -2,15 +2,15 @@
 // every stats query reads. One batch of events is one transaction: events, visitor rows and
 // rollup increments commit together, so an acknowledged event is counted, and counted once.
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Clock } from '../time.js';
 import { nowTimestamp } from '../time.js';
 import { type RollupDimension, rollUp, type StoredEvent, type VisitorState, visitorKey } from '../tracking/rollup.js';
 import { containsIgnoringCase } from './like.js';
 import type { Database, DatabaseEngine } from './schema.js';
 
-/** Rows per multi-row INSERT (well under both engines' bound-parameter limits). */
-const CHUNK = 500;
+/** Most rows per multi-row statement (well under both engines' bound-parameter limits). */
+const CHUNK = 512;
 /** The first key of the PostgreSQL advisory locks taken per website while a batch is counted. */
 const LOCK_SPACE = 0x5253;
 
@@ -46,7 +46,10 @@ export class AnalyticsRepository {
     return row.salt;
   }
 
-  /** Stores a batch and counts it, in one transaction. */
+  /**
+   * Stores a batch and counts it, in one transaction. Events of a website deleted since they
+   * were collected are left out (they would have been deleted with it).
+   */
   async record(events: StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
@@ -56,53 +59,47 @@ export class AnalyticsRepository {
         // rows are read, then written); sorted ids keep two batches from deadlocking.
         for (const id of websites) await sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${id})`.execute(trx);
       }
-      const visitors = await this.loadVisitors(trx, events);
-      const { increments, changed } = rollUp(events, visitors);
-
-      for (let i = 0; i < events.length; i += CHUNK) {
-        await trx
-          .insertInto('analytics_events')
-          .values(
-            events.slice(i, i + CHUNK).map((e) => ({
-              website_id: e.websiteId,
-              created_at: e.createdAt,
-              name: e.name,
-              page: e.page,
-              visitor: e.visitor,
-              referrer: e.referrer,
-              source: e.source,
-              campaign: e.campaign,
-              browser: e.browser,
-              os: e.os,
-              device: e.device,
-              country: e.country,
-              continent: e.continent,
-              city: e.city,
-              language: e.language,
-              resolution: e.resolution,
-              props: e.props,
-            })),
-          )
-          .execute();
+      const existing = await trx.selectFrom('websites').select('id').where('id', 'in', websites).execute();
+      let stored = events;
+      if (existing.length < websites.length) {
+        const kept = new Set(existing.map((w) => w.id));
+        stored = events.filter((e) => kept.has(e.websiteId));
+        if (stored.length === 0) return;
       }
+      const storedSeen = new Map<string, { json: string; values: number }>();
+      const visitors = await this.loadVisitors(trx, stored, storedSeen);
+      const { increments, changed } = rollUp(stored, visitors);
 
-      const rows = [...changed].map((key) => {
+      await this.insertRows(trx, 'events', stored, (e, p) =>
+        p.push(
+          e.websiteId,
+          e.createdAt,
+          e.name,
+          e.page,
+          e.visitor,
+          e.referrer,
+          e.source,
+          e.campaign,
+          e.browser,
+          e.os,
+          e.device,
+          e.country,
+          e.continent,
+          e.city,
+          e.language,
+          e.resolution,
+          e.props,
+        ),
+      );
+
+      await this.insertRows(trx, 'visitors', [...changed], (key, p) => {
         const [websiteId, day, visitor] = key.split('\u0000');
         const state = visitors.get(key) as VisitorState;
-        return { website_id: Number(websiteId), day, visitor, last_seen: state.lastSeen, seen: JSON.stringify(state.seen) };
+        // `seen` only grows: as many values as were read means the stored JSON is still exact.
+        const before = storedSeen.get(key);
+        const seen = before !== undefined && before.values === seenCount(state) ? before.json : JSON.stringify(state.seen);
+        p.push(Number(websiteId), day, visitor, state.lastSeen, seen);
       });
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        await trx
-          .insertInto('analytics_visitors')
-          .values(rows.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc.columns(['website_id', 'day', 'visitor']).doUpdateSet((eb) => ({
-              last_seen: eb.ref('excluded.last_seen'),
-              seen: eb.ref('excluded.seen'),
-            })),
-          )
-          .execute();
-      }
 
       // Sorted, so concurrent transactions touching the same rollup rows lock them in one order.
       increments.sort((a, b) =>
@@ -122,29 +119,115 @@ export class AnalyticsRepository {
                       ? 1
                       : 0,
       );
-      for (let i = 0; i < increments.length; i += CHUNK) {
-        await trx
-          .insertInto('analytics_rollups')
-          .values(
-            increments.slice(i, i + CHUNK).map((r) => ({
-              website_id: r.websiteId,
-              dimension: r.dimension,
-              day: r.day,
-              value: r.value,
-              count: r.count,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(['website_id', 'dimension', 'day', 'value'])
-              .doUpdateSet((eb) => ({ count: eb('analytics_rollups.count', '+', eb.ref('excluded.count')) })),
-          )
-          .execute();
-      }
+      await this.insertRows(trx, 'rollups', increments, (r, p) => p.push(r.websiteId, r.dimension, r.day, r.value, r.count));
     });
   }
 
-  private async loadVisitors(trx: Kysely<Database>, events: StoredEvent[]): Promise<Map<string, VisitorState>> {
+  /**
+   * Inserts `items` with the statement of `kind`, in chunks whose row counts are powers of two
+   * (at most CHUNK): each size is built and compiled once, and SQLite's statement cache keeps
+   * the few statements any batch needs, where a statement per batch size meant building,
+   * compiling and preparing a query for nearly every batch.
+   */
+  private async insertRows<T>(
+    trx: Kysely<Database>,
+    kind: 'events' | 'visitors' | 'rollups',
+    items: T[],
+    parameters: (item: T, into: unknown[]) => void,
+  ): Promise<void> {
+    for (let i = 0; i < items.length; ) {
+      const rows = largestPowerOfTwo(Math.min(CHUNK, items.length - i));
+      const values: unknown[] = [];
+      for (let j = i; j < i + rows; j++) parameters(items[j], values);
+      await trx.executeQuery({ ...this.compiled(kind, rows), parameters: values });
+      i += rows;
+    }
+  }
+
+  private readonly statements = new Map<string, CompiledQuery>();
+
+  /** A statement of `rows` rows of placeholders, compiled once; parameters go row by row, in column order. */
+  private compiled(kind: 'events' | 'visitors' | 'rollups' | 'visitorRows', rows: number): CompiledQuery {
+    const key = `${kind} ${rows}`;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      const placeholders = <Row>(row: Row) => Array.from({ length: rows }, () => ({ ...row }));
+      const db = this.db;
+      switch (kind) {
+        case 'events':
+          statement = db
+            .insertInto('analytics_events')
+            .values(
+              placeholders({
+                website_id: 0,
+                created_at: '',
+                name: '',
+                page: '',
+                visitor: '',
+                referrer: '',
+                source: '',
+                campaign: '',
+                browser: '',
+                os: '',
+                device: '',
+                country: '',
+                continent: '',
+                city: '',
+                language: '',
+                resolution: '',
+                props: '',
+              }),
+            )
+            .compile();
+          break;
+        case 'visitors':
+          statement = db
+            .insertInto('analytics_visitors')
+            .values(placeholders({ website_id: 0, day: '', visitor: '', last_seen: 0, seen: '' }))
+            .onConflict((oc) =>
+              oc.columns(['website_id', 'day', 'visitor']).doUpdateSet((eb) => ({
+                last_seen: eb.ref('excluded.last_seen'),
+                seen: eb.ref('excluded.seen'),
+              })),
+            )
+            .compile();
+          break;
+        case 'rollups':
+          statement = db
+            .insertInto('analytics_rollups')
+            .values(placeholders({ website_id: 0, dimension: '', day: '', value: '', count: 0 }))
+            .onConflict((oc) =>
+              oc
+                .columns(['website_id', 'dimension', 'day', 'value'])
+                .doUpdateSet((eb) => ({ count: eb('analytics_rollups.count', '+', eb.ref('excluded.count')) })),
+            )
+            .compile();
+          break;
+        case 'visitorRows':
+          statement = db
+            .selectFrom('analytics_visitors')
+            .select(['visitor', 'last_seen', 'seen'])
+            .where('website_id', '=', 0)
+            .where('day', '=', '')
+            .where(
+              'visitor',
+              'in',
+              Array.from({ length: rows }, () => ''),
+            )
+            .compile();
+          break;
+      }
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  /** The batch's visitors' rows, by visitorKey; `storedSeen` gets each one's `seen` JSON as read. */
+  private async loadVisitors(
+    trx: Kysely<Database>,
+    events: StoredEvent[],
+    storedSeen: Map<string, { json: string; values: number }>,
+  ): Promise<Map<string, VisitorState>> {
     const wanted = new Map<string, { websiteId: number; day: string; ids: Set<string> }>();
     for (const e of events) {
       if (e.name !== 'pageview') continue;
@@ -160,15 +243,19 @@ export class AnalyticsRepository {
     for (const { websiteId, day, ids } of wanted.values()) {
       const list = [...ids];
       for (let i = 0; i < list.length; i += CHUNK) {
-        const rows = await trx
-          .selectFrom('analytics_visitors')
-          .select(['visitor', 'last_seen', 'seen'])
-          .where('website_id', '=', websiteId)
-          .where('day', '=', day)
-          .where('visitor', 'in', list.slice(i, i + CHUNK))
-          .execute();
+        // The list padded to a power of two with its last id: a handful of statements for any size.
+        const chunk = list.slice(i, i + CHUNK);
+        const size = Math.min(CHUNK, nextPowerOfTwo(chunk.length));
+        while (chunk.length < size) chunk.push(chunk[chunk.length - 1]);
+        const { rows } = await trx.executeQuery<{ visitor: string; last_seen: number | string; seen: string }>({
+          ...this.compiled('visitorRows', size),
+          parameters: [websiteId, day, ...chunk],
+        });
         for (const row of rows) {
-          visitors.set(visitorKey(websiteId, day, row.visitor), { lastSeen: Number(row.last_seen), seen: JSON.parse(row.seen) });
+          const key = visitorKey(websiteId, day, row.visitor);
+          const state = { lastSeen: Number(row.last_seen), seen: JSON.parse(row.seen) };
+          visitors.set(key, state);
+          storedSeen.set(key, { json: row.seen, values: seenCount(state) });
         }
       }
     }
@@ -242,4 +329,18 @@ export class AnalyticsRepository {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+function largestPowerOfTwo(n: number): number {
+  return 2 ** Math.floor(Math.log2(n));
+}
+
+function nextPowerOfTwo(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n));
+}
+
+function seenCount(state: VisitorState): number {
+  let n = 0;
+  for (const dimension in state.seen) n += state.seen[dimension].length;
+  return n;
 }

@@ -19,10 +19,20 @@ export type NewWebsite = Omit<WebsiteRow, 'id' | 'created_at' | 'updated_at'>;
 export type WebsiteChanges = Omit<Updateable<WebsitesTable>, 'id' | 'user_id' | 'domain' | 'created_at' | 'updated_at'>;
 
 export class WebsitesRepository {
+  private writes = 0;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock = systemClock,
   ) {}
+
+  /**
+   * Changes once each write through this repository is visible: a cache of its rows keeps what
+   * it read only when the version was the same before and after reading (event collection).
+   */
+  get version(): number {
+    return this.writes;
+  }
 
   async list(q: WebsiteListQuery): Promise<{ total: number; rows: WebsiteRow[] }> {
     if (q.search !== null && !canMatchStoredText(q.search)) return { total: 0, rows: [] };
@@ -56,28 +66,40 @@ export class WebsitesRepository {
   }
 
   /** Throws a unique violation when the account already has the domain (see db/errors.ts). */
-  create(website: NewWebsite): Promise<WebsiteRow> {
+  async create(website: NewWebsite): Promise<WebsiteRow> {
     const now = nowTimestamp(this.clock);
-    return this.db
-      .insertInto('websites')
-      .values({ ...website, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    try {
+      return await this.db
+        .insertInto('websites')
+        .values({ ...website, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } finally {
+      this.writes++; // once the write is visible: anything read before may be stale
+    }
   }
 
-  update(userId: number, id: number, changes: WebsiteChanges): Promise<WebsiteRow | undefined> {
-    return this.db
-      .updateTable('websites')
-      .set({ ...changes, updated_at: nowTimestamp(this.clock) })
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+  async update(userId: number, id: number, changes: WebsiteChanges): Promise<WebsiteRow | undefined> {
+    try {
+      return await this.db
+        .updateTable('websites')
+        .set({ ...changes, updated_at: nowTimestamp(this.clock) })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    } finally {
+      this.writes++;
+    }
   }
 
   async delete(userId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('websites').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    try {
+      const result = await this.db.deleteFrom('websites').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    } finally {
+      this.writes++;
+    }
   }
 
   /** For event collection (any account): at most two websites with this domain (two: ambiguous). */

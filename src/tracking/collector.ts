@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
 import type { WebsiteRow, WebsitesRepository } from '../db/websites-repository.js';
-import { type Clock, nowTimestamp } from '../time.js';
+import { type Clock, formatTimestamp } from '../time.js';
 import { type GeoLookup, isBotAgent, parseAgent } from './client-info.js';
 import type { EventInput } from './event-input.js';
 import type { EventWriter } from './event-writer.js';
@@ -27,8 +27,17 @@ export interface CollectorDeps {
   clock: Clock;
 }
 
+/**
+ * How long a website read for collection is reused. Changes made through this instance apply at
+ * once (the repository's version); another instance's apply within this time. An event for a
+ * website deleted meanwhile is not stored (AnalyticsRepository.record drops it).
+ */
+export const WEBSITE_CACHE_MS = 2000;
+const WEBSITE_CACHE_SIZE = 10_000;
+
 export class EventCollector {
   private readonly salts = new Map<string, Promise<string>>();
+  private readonly websites = new Map<string, { row: WebsiteRow | undefined; version: number; until: number }>();
   private readonly ipLists = new Map<string, (address: string) => boolean>();
 
   constructor(private readonly deps: CollectorDeps) {}
@@ -41,9 +50,10 @@ export class EventCollector {
     if (website.exclude_ips && this.ipMatcher(website.exclude_ips)(client.address)) return { stored: false, dropped: 'ip' };
 
     // Whole milliseconds: the system clock has a fraction, and last_seen is a bigint on PostgreSQL.
-    const at = Math.floor(this.deps.clock.now());
-    const iso = new Date(at).toISOString();
-    const day = iso.slice(0, 10);
+    const now = this.deps.clock.now();
+    const at = Math.floor(now);
+    const createdAt = formatTimestamp(new Date(at), Math.floor((now - at) * 1000));
+    const day = createdAt.slice(0, 10);
     const page = cleanPage(input.url, input.referrer, website.exclude_params);
     const agent = parseAgent(client.userAgent);
     const place = this.deps.geo.locate(client.address);
@@ -51,9 +61,9 @@ export class EventCollector {
     await this.deps.writer.write({
       websiteId: website.id,
       at,
-      createdAt: nowTimestamp(this.deps.clock),
+      createdAt,
       day,
-      hour: iso.slice(11, 13),
+      hour: createdAt.slice(11, 13),
       name: input.name,
       page: page.page.slice(0, 2048),
       visitor: visitorId(salt, website.id, client.address, client.userAgent),
@@ -69,11 +79,27 @@ export class EventCollector {
     return { stored: true };
   }
 
+  /** By id, else by domain (unknown or ambiguous: none); reused for WEBSITE_CACHE_MS, found or not. */
   private async findWebsite(input: EventInput): Promise<WebsiteRow | undefined> {
-    if (input.website !== null) return this.deps.websites.findById(input.website);
-    if (input.domain === null) return undefined;
-    const found = await this.deps.websites.withDomain(input.domain);
-    return found.length === 1 ? found[0] : undefined;
+    const { website: id, domain } = input;
+    if (id === null && domain === null) return undefined;
+    const key = id !== null ? `id:${id}` : `domain:${domain}`;
+    const now = performance.now();
+    const version = this.deps.websites.version;
+    const cached = this.websites.get(key);
+    if (cached !== undefined && cached.version === version && now < cached.until) return cached.row;
+    let row: WebsiteRow | undefined;
+    if (id !== null) row = await this.deps.websites.findById(id);
+    else if (domain !== null) {
+      const found = await this.deps.websites.withDomain(domain);
+      row = found.length === 1 ? found[0] : undefined;
+    }
+    // Kept only if no write through this instance finished while it was read.
+    if (this.deps.websites.version === version) {
+      if (this.websites.size >= WEBSITE_CACHE_SIZE) this.websites.clear();
+      this.websites.set(key, { row, version, until: now + WEBSITE_CACHE_MS });
+    }
+    return row;
   }
 
   /** The day's salt, from the database (every instance uses the same one); kept for the day. */

@@ -16,7 +16,7 @@ export interface CleanedPage {
 
 /** `excluded`: the website's exclude_params, one name per line (null: none). */
 export function cleanPage(url: URL, referrer: string | null, excluded: string | null): CleanedPage {
-  const removed = new Set([...(excluded ? excluded.split('\n') : []), ...CAMPAIGN_PARAMS]);
+  const removed = removedParams(excluded);
   const query = url.searchParams;
   const utmSource = clip(query.get('utm_source'));
   const ref = clip(query.get('ref'));
@@ -30,6 +30,19 @@ export function cleanPage(url: URL, referrer: string | null, excluded: string | 
   const sameSite = referrerHost !== null && bareHost(referrerHost) === bareHost(url.hostname.toLowerCase());
   const referrerValue = referrerHost === null || sameSite ? null : referrerHost.slice(0, MAX_VALUE);
   return { page, source: utmSource ?? ref ?? referrerValue, campaign, referrer: referrerValue };
+}
+
+/** The parameters removed from a website's pages, by its exclude_params (few distinct lists: kept). */
+const removedSets = new Map<string | null, ReadonlySet<string>>();
+
+function removedParams(excluded: string | null): ReadonlySet<string> {
+  let removed = removedSets.get(excluded);
+  if (removed === undefined) {
+    removed = new Set([...(excluded ? excluded.split('\n') : []), ...CAMPAIGN_PARAMS]);
+    if (removedSets.size >= 1000) removedSets.clear();
+    removedSets.set(excluded, removed);
+  }
+  return removed;
 }
 
 function hostOf(referrer: string | null): string | null {

@@ -53,7 +53,7 @@ describe('two instances on one database', () => {
       await buildApp({ config, database: second, clock, logStream }),
     ];
     for (const app of instances) await app.ready();
-    const { key } = await createAccount(new UsersRepository(db.handle.db), 'instances@example.com');
+    ({ key } = await createAccount(new UsersRepository(db.handle.db), 'instances@example.com'));
     const created = await instances[1].inject({
       method: 'POST',
       url: '/api/v1/websites',
@@ -63,6 +63,7 @@ describe('two instances on one database', () => {
     assert.equal(created.statusCode, 201, created.body);
     websiteId = created.json().data.id;
   });
+  let key: string;
   after(async () => {
     for (const app of instances ?? []) await app.close();
     await second?.close();
@@ -147,5 +148,48 @@ describe('two instances on one database', () => {
       .where('website_id', '=', websiteId)
       .executeTakeFirstOrThrow();
     assert.equal(Number(visitorRows.n), CLIENTS.length);
+  });
+
+  test('a website deleted on one instance while another holds it: its events are not stored, the rest of the batch is', async () => {
+    const api = (instance: number, method: 'POST' | 'DELETE', url: string, payload?: string) =>
+      instances[instance].inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+    const created = await api(1, 'POST', '/api/v1/websites', 'domain=gone.example');
+    assert.equal(created.statusCode, 201, created.body);
+    const goneId: number = created.json().data.id;
+    const event = (website: number, host: string, page: string) =>
+      instances[0].inject({
+        method: 'POST',
+        url: '/api/event',
+        headers: { 'content-type': 'application/json', 'user-agent': AGENTS[0], 'x-forwarded-for': '8.8.4.4' },
+        payload: JSON.stringify({ n: 'pageview', u: `https://${host}${page}`, w: website }),
+      });
+    assert.equal((await event(goneId, 'gone.example', '/first')).statusCode, 202); // instance 0 now holds the website
+    assert.equal((await api(1, 'DELETE', `/api/v1/websites/${goneId}`)).statusCode, 200);
+
+    // Sent together, so they share a batch on instance 0.
+    const answers = await Promise.all([
+      event(goneId, 'gone.example', '/after-delete'),
+      event(websiteId, 'shared.example', '/kept'),
+      event(goneId, 'gone.example', '/after-delete-2'),
+    ]);
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      [202, 202, 202],
+    );
+    const pages = await db.handle.db
+      .selectFrom('analytics_events')
+      .select(['website_id', 'page'])
+      .where('page', 'in', ['/first', '/after-delete', '/after-delete-2', '/kept'])
+      .execute();
+    assert.deepEqual(
+      pages,
+      [{ website_id: websiteId, page: '/kept' }],
+      'the deleted website has nothing; the other website’s event is stored',
+    );
   });
 });
