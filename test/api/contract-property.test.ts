@@ -233,10 +233,13 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
     return t.app.inject({ method: method.toUpperCase() as 'GET', url: path + queryString(input.query), headers, payload });
   }
 
+  // Event collection is not Laravel input (no 422s, no key): test/tracking/collect.test.ts covers its answers.
   const operations = (): [string, string, Json][] =>
-    Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
-    );
+    Object.entries(doc.paths as Record<string, Json>)
+      .filter(([path]) => path !== '/api/event')
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
+      );
 
   test('valid requests, from the document: a documented success, or a documented 422 from a rule the schema cannot say', async () => {
     for (const [path, method, op] of operations()) {
