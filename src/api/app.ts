@@ -20,6 +20,7 @@ import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
 import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
+import { trackerScriptRoute } from '../tracking/script-route.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
@@ -239,6 +240,7 @@ export async function buildApp({
 
   // Collection is open to any origin and has its own body parsers and limits (no API key).
   await app.register(eventRoute, { collector, counter, eventsPerSecond: config.analytics.eventsPerSecond });
+  await app.register(trackerScriptRoute);
 
   await app.register(
     async (scope) => {

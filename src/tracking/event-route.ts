@@ -40,6 +40,9 @@ const CORS = {
   'Access-Control-Allow-Headers': 'Content-Type',
   'Access-Control-Expose-Headers': 'X-Event-Dropped',
   'Access-Control-Max-Age': '86400',
+  // sendBeacon posts text/plain in no-cors mode: with the app's same-origin CORP the browser
+  // blocks the answer and logs an error in the sending page (the event is stored either way).
+  'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
 export async function eventRoute(scope: FastifyInstance, options: EventRouteOptions): Promise<void> {
