@@ -150,7 +150,10 @@ export class AnalyticsRepository {
       if (e.name !== 'pageview') continue;
       const group = `${e.websiteId}\u0000${e.day}`;
       let entry = wanted.get(group);
-      if (!entry) wanted.set(group, (entry = { websiteId: e.websiteId, day: e.day, ids: new Set() }));
+      if (!entry) {
+        entry = { websiteId: e.websiteId, day: e.day, ids: new Set() };
+        wanted.set(group, entry);
+      }
       entry.ids.add(e.visitor);
     }
     const visitors = new Map<string, VisitorState>();

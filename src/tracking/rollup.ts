@@ -131,7 +131,8 @@ export function rollUp(
     for (const dimension of VISITOR_DIMENSIONS) {
       const value = values[dimension];
       if (value === null) continue;
-      const seen = (state.seen[dimension] ??= []);
+      state.seen[dimension] ??= [];
+      const seen = state.seen[dimension];
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
       seen.push(value);
       add(e, dimension, value);
