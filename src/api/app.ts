@@ -18,6 +18,7 @@ import { systemClock, type Clock } from '../time.js';
 import { GeoLookup } from '../tracking/client-info.js';
 import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
+import { StatsService } from '../tracking/stats-service.js';
 import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { trackerScriptRoute } from '../tracking/script-route.js';
@@ -235,7 +236,14 @@ export async function buildApp({
   // Cookies exist only for the share pages, so only their scope parses and signs them.
   await app.register(async (web) => {
     await web.register(cookie, { secret: cookieSecret });
-    webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis, clock });
+    webRoutes(web, {
+      reports: repos.reports,
+      websites: repos.websites,
+      counter,
+      config: config.analysis,
+      clock,
+      stats: new StatsService(repos.analytics),
+    });
   });
 
   // Collection is open to any origin and has its own body parsers and limits (no API key).

@@ -39,6 +39,8 @@ function formatArbitrary(format: string, site: PageSite): fc.Arbitrary<string> {
         .map((l) => l.join('\n'));
     case 'param-list':
       return fc.array(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), { maxLength: 4 }).map((l) => l.join('\n'));
+    case 'date':
+      return fc.integer({ min: 0, max: 40_000 }).map((days) => new Date(Date.UTC(2000, 0, 1 + days)).toISOString().slice(0, 10));
     default:
       throw new Error(`no arbitrary for format ${format}`);
   }
