@@ -20,6 +20,7 @@ import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
 import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
+import { StatsService } from '../tracking/stats-service.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
@@ -34,6 +35,7 @@ import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportsRoutes } from './routes/reports.js';
+import { statsRoutes } from './routes/stats.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
@@ -251,6 +253,7 @@ export async function buildApp({
       reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
       projectsRoutes(api, repos.reports);
       accountRoutes(api, repos.reports, repos.websites);
+      statsRoutes(api, { websites: repos.websites, stats: new StatsService(repos.analytics) });
     },
     { prefix: '/api/v1' },
   );
