@@ -36,6 +36,7 @@ import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportsRoutes } from './routes/reports.js';
+import { statsRoutes } from './routes/stats.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
@@ -140,6 +141,7 @@ export async function buildApp({
   const analysePage: PageAnalyser = (url, signal, account) =>
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const reportService = new ReportService(repos.reports, pool, analysePage);
+  const stats = new StatsService(repos.analytics);
 
   // Analytics: events are written in group commits, so close waits for the last batch.
   const writer = new EventWriter(repos.analytics);
@@ -242,7 +244,7 @@ export async function buildApp({
       counter,
       config: config.analysis,
       clock,
-      stats: new StatsService(repos.analytics),
+      stats,
     });
   });
 
@@ -261,6 +263,7 @@ export async function buildApp({
       reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
       projectsRoutes(api, repos.reports);
       accountRoutes(api, repos.reports, repos.websites);
+      statsRoutes(api, { websites: repos.websites, stats });
     },
     { prefix: '/api/v1' },
   );
