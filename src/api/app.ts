@@ -11,7 +11,7 @@ import { ReportsRepository } from '../db/reports-repository.js';
 import { SettingsRepository } from '../db/settings-repository.js';
 import { UsersRepository } from '../db/users-repository.js';
 import { WebsitesRepository } from '../db/websites-repository.js';
-import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
+import { WindowCounter, createRedisClient, redisReady } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from '../reports/report-service.js';
 import { systemClock, type Clock } from '../time.js';
@@ -124,6 +124,7 @@ export async function buildApp({
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
   };
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
+  if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
   const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
