@@ -111,6 +111,24 @@ describe('the tracker in Chromium', { skip: noBrowser }, () => {
     assert.equal(stored[0].language, 'en-US');
     assert.match(stored[0].resolution ?? '', /^\d+x\d+$/);
 
+    // …and the stats API shows them, from the rollups.
+    // (Yesterday too, in case the test runs across midnight UTC.)
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const listed = async (name: string) => {
+      const url = `/api/v1/stats/${websiteId}?name=${name}&from=${yesterday}&to=${today}`;
+      const res = await t.call(key, { method: 'GET', url });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json().data as { value: string; count: number }[];
+    };
+    const stat = async (name: string) => (await listed(name)).map((r) => `${r.value}=${r.count}`);
+    const total = async (name: string) => (await listed(name)).reduce((sum, r) => sum + r.count, 0);
+    assert.deepEqual(await stat('page'), ['/=1', '/pricing=1']);
+    assert.equal(await total('pageviews'), 2);
+    assert.equal(await total('visitors'), 1);
+    assert.deepEqual(await stat('event'), ['Signup=1']);
+    assert.deepEqual(await stat('browser'), ['Chrome Headless=1']);
+
     assert.deepEqual(await context.cookies(), [], 'no cookie on either site');
     assert.deepEqual(await page.evaluate('[document.cookie, localStorage.length, sessionStorage.length]'), ['', 0, 0]);
     assert.deepEqual(errors, [], 'nothing thrown or logged in the page');
