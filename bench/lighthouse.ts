@@ -1,5 +1,5 @@
 // bench/lighthouse: Lighthouse's accessibility, best-practices and SEO scores of a public report
-// page (and a website page), served on 127.0.0.1. Lighthouse is fetched by npx on first use; it
+// page (and a website page, with two weeks of traffic), served on 127.0.0.1. Lighthouse is fetched by npx on first use; it
 // drives Debian's chromium (CHROME_PATH).
 //
 //   npm run bench -- lighthouse
@@ -15,6 +15,9 @@ import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
 import { seedReport } from '../test/helpers/seed.js';
+import { AnalyticsRepository } from '../src/db/analytics-repository.js';
+import { systemClock } from '../src/time.js';
+import type { StoredEvent } from '../src/tracking/rollup.js';
 import { RESULTS } from './paths.js';
 
 const LIGHTHOUSE = process.env.LIGHTHOUSE_PACKAGE ?? 'lighthouse@12';
@@ -41,6 +44,37 @@ const website = await new WebsitesRepository(database.db).create({
   exclude_ips: null,
   exclude_params: null,
 });
+// Two weeks of traffic, so the page is audited with its chart, totals and top lists.
+const events: StoredEvent[] = [];
+for (let d = 0; d < 14; d++) {
+  for (let i = 0; i < 3 + (d % 5); i++) {
+    const at = Date.now() - d * 86_400_000 - i * 60_000;
+    const iso = new Date(at).toISOString();
+    events.push({
+      websiteId: website.id,
+      at,
+      createdAt: `${iso.slice(0, 23)}000Z`,
+      day: iso.slice(0, 10),
+      hour: iso.slice(11, 13),
+      name: i === 2 ? 'Signup' : 'pageview',
+      page: `/page-${i % 4}`,
+      visitor: `visitor-${d}-${i % 3}`,
+      referrer: i % 2 ? 'news.ycombinator.com' : null,
+      source: null,
+      campaign: null,
+      browser: i % 2 ? 'Firefox' : 'Chrome',
+      os: 'Linux',
+      device: i % 3 ? 'desktop' : 'mobile',
+      country: ['DE', 'US', 'NL'][i % 3],
+      continent: ['EU', 'NA', 'EU'][i % 3],
+      city: null,
+      language: 'en-GB',
+      resolution: '1920x1080',
+      props: null,
+    });
+  }
+}
+await new AnalyticsRepository(database.db, database.engine, systemClock).record(events);
 const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' }), database });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

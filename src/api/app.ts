@@ -11,15 +11,17 @@ import { ReportsRepository } from '../db/reports-repository.js';
 import { SettingsRepository } from '../db/settings-repository.js';
 import { UsersRepository } from '../db/users-repository.js';
 import { WebsitesRepository } from '../db/websites-repository.js';
-import { WindowCounter, createRedisClient } from '../limits/window-counter.js';
+import { WindowCounter, createRedisClient, redisReady } from '../limits/window-counter.js';
 import { AnalysisPool } from '../reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from '../reports/report-service.js';
 import { systemClock, type Clock } from '../time.js';
 import { GeoLookup } from '../tracking/client-info.js';
 import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
+import { StatsService } from '../tracking/stats-service.js';
 import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
+import { trackerScriptRoute } from '../tracking/script-route.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
 import { securityHeaders } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
@@ -34,6 +36,7 @@ import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportsRoutes } from './routes/reports.js';
+import { statsRoutes } from './routes/stats.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
@@ -121,6 +124,7 @@ export async function buildApp({
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
   };
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
+  if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
   const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
@@ -138,6 +142,7 @@ export async function buildApp({
   const analysePage: PageAnalyser = (url, signal, account) =>
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const reportService = new ReportService(repos.reports, pool, analysePage);
+  const stats = new StatsService(repos.analytics);
 
   // Analytics: events are written in group commits, so close waits for the last batch.
   const writer = new EventWriter(repos.analytics);
@@ -234,11 +239,19 @@ export async function buildApp({
   // Cookies exist only for the share pages, so only their scope parses and signs them.
   await app.register(async (web) => {
     await web.register(cookie, { secret: cookieSecret });
-    webRoutes(web, { reports: repos.reports, websites: repos.websites, counter, config: config.analysis, clock });
+    webRoutes(web, {
+      reports: repos.reports,
+      websites: repos.websites,
+      counter,
+      config: config.analysis,
+      clock,
+      stats,
+    });
   });
 
   // Collection is open to any origin and has its own body parsers and limits (no API key).
   await app.register(eventRoute, { collector, counter, eventsPerSecond: config.analytics.eventsPerSecond });
+  await app.register(trackerScriptRoute);
 
   await app.register(
     async (scope) => {
@@ -251,6 +264,7 @@ export async function buildApp({
       reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
       projectsRoutes(api, repos.reports);
       accountRoutes(api, repos.reports, repos.websites);
+      statsRoutes(api, { websites: repos.websites, stats });
     },
     { prefix: '/api/v1' },
   );

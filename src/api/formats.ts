@@ -32,3 +32,20 @@ registerFormat('http-url', (value, attr) => {
     return { error: specific ? `The ${attr} is invalid: ${error.message}` : `The ${attr} must be a valid URL.` };
   }
 });
+
+// A calendar day, YYYY-MM-DD: Laravel's date_format:Y-m-d, which also refuses days the calendar
+// lacks (2026-02-30), since PHP's parse of them would not format back to the same text.
+registerFormat('date', (value, attr) =>
+  isCalendarDay(value) ? { value } : { error: `The ${attr} does not match the format Y-m-d.` },
+);
+
+/** `YYYY-MM-DD` naming a day that exists (proleptic Gregorian, years 0000–9999). */
+export function isCalendarDay(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return day <= days;
+}

@@ -157,7 +157,8 @@ function documentOperation(path: string, method: string, op: Operation): void {
       parameter.schema = acceptedField(String(parameter.name), parameter.schema as Json, parameter.required === true, 'query');
   }
   const body = op.requestBody?.content[JSON_TYPE]?.schema ?? op.requestBody?.content[FORM]?.schema;
-  if (op.requestBody && body) {
+  // A body that is also accepted as text/plain (event collection) is not Laravel input: no form twin.
+  if (op.requestBody && body && !op.requestBody.content['text/plain']) {
     op.requestBody = {
       // Fields may come in the query string instead (body wins on a clash), so a body is
       // required only where the operation has required fields.

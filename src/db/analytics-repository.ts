@@ -269,8 +269,11 @@ export class AnalyticsRepository {
     let query = this.rollupsIn(q)
       .select(['value', (eb) => eb.fn.sum<number>('count').as('count')])
       .groupBy('value');
+    // Values in code point order on both engines: PostgreSQL's default collation is the
+    // database's locale (which ignores case and punctuation at first), SQLite's is binary.
+    const byValue = this.engine === 'postgres' ? sql`value collate "C"` : sql`value`;
     query =
-      q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy('value', 'asc') : query.orderBy(sql`value`, q.sort);
+      q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy(byValue, 'asc') : query.orderBy(byValue, q.sort);
     if (q.limit !== undefined) query = query.limit(q.limit).offset(q.offset ?? 0);
     const rows = await query.execute();
     return rows.map((r) => ({ value: r.value, count: Number(r.count) }));

@@ -41,6 +41,23 @@ export function createRedisClient(url: string): Redis {
   });
 }
 
+/**
+ * Waits (at most `ms`) for a new client's connection, so the first requests count in Redis
+ * rather than per instance; a Redis that is down at start only delays the start by `ms`.
+ */
+export function redisReady(redis: Redis, ms = 2000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+  });
+}
+
 class LocalWindows {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
 

@@ -17,12 +17,32 @@ export interface EventRouteOptions {
   eventsPerSecond: number;
 }
 
+const EventBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 120, description: '`pageview` or a custom event name (short key `n`)' }),
+    url: Type.String({ maxLength: 2048, format: 'uri', description: 'The page, absolute http(s) (`u`)' }),
+    website: Type.Optional(Type.Integer({ minimum: 1, description: 'The website id (`w`)' })),
+    domain: Type.Optional(Type.String({ maxLength: 255, description: 'The website domain, when no id is sent (`d`)' })),
+    referrer: Type.Optional(Type.String({ maxLength: 2048, description: '`r`' })),
+    props: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { maxProperties: 30, description: '`p`' }),
+    ),
+    screen_width: Type.Optional(Type.Integer({ minimum: 1, description: '`sw`' })),
+    screen_height: Type.Optional(Type.Integer({ minimum: 1, description: '`sh`' })),
+    language: Type.Optional(Type.String({ maxLength: 35, description: '`l`' })),
+  },
+  { description: 'Long or short keys; JSON sent as application/json or text/plain, at most 8 KB' },
+);
+
 const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type',
   'Access-Control-Expose-Headers': 'X-Event-Dropped',
   'Access-Control-Max-Age': '86400',
+  // sendBeacon posts text/plain in no-cors mode: with the app's same-origin CORP the browser
+  // blocks the answer and logs an error in the sending page (the event is stored either way).
+  'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
 export async function eventRoute(scope: FastifyInstance, options: EventRouteOptions): Promise<void> {
@@ -65,6 +85,9 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
           'referrer|r, props|p, screen_width|sw, screen_height|sh, language|l. 202 `ok` when stored or dropped on purpose ' +
           '(header X-Event-Dropped: bot|ip|domain|website). No authentication; any origin.',
         security: [],
+        consumes: ['application/json', 'text/plain'],
+        // Documentation only: the body is read as text and checked by parseEventBody (400s).
+        body: EventBody,
         response: {
           202: documentResponse('Stored, or dropped on purpose (the body is `ok`)', 'text/plain'),
           400: Type.Ref(EventErrorResponse, { description: 'Not an event: the fields and what is wrong with them' }),

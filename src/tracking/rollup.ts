@@ -35,7 +35,7 @@ export interface VisitorState {
 }
 
 export const PAGEVIEW = 'pageview';
-/** A visit ends after 30 minutes without a pageview. */
+/** A pageview 30 minutes or more after the visitor's previous one starts a new visit. */
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** A visitor is counted under at most this many values of one dimension a day (bounds a visitor row). */
 export const MAX_SEEN_PER_DIMENSION = 100;
@@ -108,7 +108,7 @@ export function rollUp(
       visitors.set(key, state);
       add(e, 'visitors', '');
       add(e, 'landing_page', e.page);
-    } else if (e.at - state.lastSeen > VISIT_GAP_MS) {
+    } else if (e.at - state.lastSeen >= VISIT_GAP_MS) {
       add(e, 'landing_page', e.page);
     }
     state.lastSeen = Math.max(state.lastSeen, e.at);
@@ -131,13 +131,10 @@ export function rollUp(
     for (const dimension of VISITOR_DIMENSIONS) {
       const value = values[dimension];
       if (value === null) continue;
-      let seen = state.seen[dimension];
-      if (!seen) {
-        seen = [];
-        state.seen[dimension] = seen;
-      }
+      const seen = state.seen[dimension] ?? [];
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
       seen.push(value);
+      state.seen[dimension] = seen;
       add(e, dimension, value);
     }
   }

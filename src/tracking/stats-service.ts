@@ -26,21 +26,49 @@ export const STAT_NAMES = [
 export type StatName = (typeof STAT_NAMES)[number];
 
 /** Other names the API accepts for the same stats. */
-export const STAT_ALIASES: Record<string, StatName> = {
+export const STAT_ALIASES = {
   pageview: 'pageviews',
   visitor: 'visitors',
   operating_system: 'os',
   screen_resolution: 'resolution',
-};
+} as const satisfies Record<string, StatName>;
 
+/** Every `name` the API accepts: the names, then the aliases. */
+export const STAT_PARAMETER_NAMES = [...STAT_NAMES, ...(Object.keys(STAT_ALIASES) as (keyof typeof STAT_ALIASES)[])];
+
+export type StatParameterName = (typeof STAT_PARAMETER_NAMES)[number];
+
+/** The stat an accepted name stands for. */
+export function canonicalStatName(name: StatParameterName): StatName {
+  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as keyof typeof STAT_ALIASES] : (name as StatName);
+}
+
+/** The longest range a query may cover, in days (both ends included): a leap year. */
+export const MAX_RANGE_DAYS = 366;
+
+/** The stat a name or an alias stands for; null for anything else (`constructor` included). */
 export function statName(name: string): StatName | null {
   if ((STAT_NAMES as readonly string[]).includes(name)) return name as StatName;
-  return STAT_ALIASES[name] ?? null;
+  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as keyof typeof STAT_ALIASES] : null;
 }
 
 /** Days and hours are series: one row per day (zero-filled) or per hour, ordered by value by default. */
 export function isSeries(name: StatName): boolean {
   return name === 'pageviews' || name === 'visitors' || name === 'pageviews_hours' || name === 'visitors_hours';
+}
+
+/**
+ * The order a query gets: what was asked, else a series in time order (`value` ascending) and
+ * the rest by `count` descending. A series sorted by count without a direction gets the largest
+ * counts first, as every other count does.
+ */
+export function statsOrder(
+  name: StatName,
+  sortBy?: 'count' | 'value' | null,
+  sort?: 'asc' | 'desc' | null,
+): { sortBy: 'count' | 'value'; sort: 'asc' | 'desc' } {
+  const by = sortBy ?? (isSeries(name) ? 'value' : 'count');
+  return { sortBy: by, sort: sort ?? (isSeries(name) && by === 'value' ? 'asc' : 'desc') };
 }
 
 export interface StatsQuery {
@@ -50,7 +78,7 @@ export interface StatsQuery {
   from: string;
   to: string;
   search?: string | null;
-  /** Defaults: `value` ascending for series, `count` descending for the rest. */
+  /** Defaults: statsOrder. */
   sortBy?: 'count' | 'value' | null;
   sort?: 'asc' | 'desc' | null;
 }
@@ -65,10 +93,8 @@ export class StatsService {
 
   /** A page of rows (`limit` omitted: every row, as CSV wants). */
   async query(q: StatsQuery, limit?: number, offset = 0): Promise<StatsPage> {
-    const series = isSeries(q.name);
-    const sortBy = q.sortBy ?? (series ? 'value' : 'count');
-    const sort = q.sort ?? (series ? 'asc' : 'desc');
-    if (!series) {
+    const { sortBy, sort } = statsOrder(q.name, q.sortBy, q.sort);
+    if (!isSeries(q.name)) {
       const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to, search: q.search };
       const [total, rows] = await Promise.all([
         this.analytics.countValues(where),

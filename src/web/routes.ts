@@ -1,5 +1,5 @@
 // The HTML side: share pages of reports and websites (public, private = 404, or behind a
-// password), their stylesheet, and the service's robots.txt.
+// password; a website's with its traffic), their stylesheet, and the service's robots.txt.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createHash } from 'node:crypto';
@@ -9,6 +9,7 @@ import type { WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { verifyPassword } from '../accounts/passwords.js';
 import type { Clock } from '../time.js';
+import type { StatsService } from '../tracking/stats-service.js';
 import { parseId } from '../ids.js';
 import { Privacy } from '../sharing/privacy.js';
 import { STYLESHEET } from './assets/styles.js';
@@ -24,6 +25,8 @@ import {
 import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
 import { isSameOriginPost } from './same-origin.js';
 import { grantAccess, hasAccess, sharePath, type Protected, type ShareKind } from './share-access.js';
+import { statsRange, utcDay } from './stats-range.js';
+import { loadTraffic } from './website-traffic.js';
 
 /** Wrong passwords allowed per client and page in a minute; the next attempt gets a 429. */
 export const MAX_WRONG_PASSWORDS = 5;
@@ -35,6 +38,8 @@ export interface WebDeps {
   counter: WindowCounter;
   config: AnalysisConfig;
   clock: Clock;
+  /** The website pages' traffic. */
+  stats: StatsService;
 }
 
 function sendPage(reply: FastifyReply, status: number, body: string) {
@@ -45,6 +50,17 @@ export const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, render
 
 const notFoundResponse = documentResponse('Unknown or private: the same page for both');
 
+const websiteRange = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date', description: 'First day shown (UTC), YYYY-MM-DD' })),
+  to: Type.Optional(
+    Type.String({
+      format: 'date',
+      description:
+        'Last day shown (UTC), YYYY-MM-DD. Without both, or when to < from or the range spans over 366 days: the last 30 days, today included',
+    }),
+  ),
+});
+
 const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
   tags: ['pages'],
   summary:
@@ -53,6 +69,7 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
       : `Unlock a password-protected ${kind} page (form field \`password\`)`,
   security: [],
   params: Type.Object({ id: Type.String({ description: 'The id (anything else answers 404)' }) }),
+  ...(kind === 'website' && method === 'GET' ? { querystring: websiteRange } : {}),
   ...(method === 'GET'
     ? { response: { 200: documentResponse(`The ${kind}, or its password form`), 404: notFoundResponse } }
     : {
@@ -70,7 +87,7 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
 });
 
 export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
-  const { reports, websites, counter, config, clock } = deps;
+  const { reports, websites, counter, config, clock, stats } = deps;
   const stylesheetTag = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
 
   const stylesheetSchema = {
@@ -106,7 +123,11 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
   /** Loads a share page's resource; null means "answer 404" (unknown or private). */
   type Loader<T extends Protected> = (id: number) => Promise<T | undefined>;
 
-  function sharePage<T extends Protected>(kind: ShareKind, load: Loader<T>, render: (resource: T) => Promise<string>) {
+  function sharePage<T extends Protected>(
+    kind: ShareKind,
+    load: Loader<T>,
+    render: (resource: T, request: FastifyRequest) => Promise<string>,
+  ) {
     const find = async (raw: string) => {
       const id = parseId(raw);
       const resource = id === null ? undefined : await load(id);
@@ -119,7 +140,7 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
       if (resource.privacy === Privacy.Password && !hasAccess(request, kind, resource, clock)) {
         return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
       }
-      return sendPage(reply, 200, await render(resource));
+      return sendPage(reply, 200, await render(resource, request));
     });
 
     app.post<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'POST') }, async (request, reply) => {
@@ -153,8 +174,13 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
   sharePage(
     'website',
     (id) => websites.findById(id),
-    async (website) => {
-      const rows = await reports.publicForDomain(website.user_id, website.domain);
+    async (website, request) => {
+      const query = queryOf(request);
+      const range = statsRange({ from: query.from, to: query.to }, clock);
+      const [rows, traffic] = await Promise.all([
+        reports.publicForDomain(website.user_id, website.domain),
+        loadTraffic(stats, website.id, range, { today: utcDay(clock.now()), origin: originOf(request) }),
+      ]);
       return renderWebsitePage(
         { id: website.id, domain: website.domain },
         rows.map((r) => ({
@@ -164,10 +190,24 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
           generated_at: r.generated_at,
           isPublic: r.privacy === Privacy.Public,
         })),
-        { config },
+        { config, traffic },
       );
     },
   );
+}
+
+/** The query string's fields (the share pages validate nothing: an odd value is just not used). */
+function queryOf(request: FastifyRequest): Record<string, unknown> {
+  const query: unknown = request.query;
+  return query && typeof query === 'object' ? { ...query } : {};
+}
+
+/** This service's origin as the request reached it, for the install snippet (a placeholder when the Host is odd). */
+function originOf(request: FastifyRequest): string {
+  const host = request.host;
+  return /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)
+    ? `${request.protocol}://${host.toLowerCase()}`
+    : 'https://YOUR-RANKSCOPE-HOST';
 }
 
 function passwordOf(request: FastifyRequest): string | null {

@@ -39,6 +39,8 @@ function formatArbitrary(format: string, site: PageSite): fc.Arbitrary<string> {
         .map((l) => l.join('\n'));
     case 'param-list':
       return fc.array(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), { maxLength: 4 }).map((l) => l.join('\n'));
+    case 'date':
+      return fc.integer({ min: 0, max: 60 }).map((n) => new Date(Date.UTC(2026, 10, 1 + n)).toISOString().slice(0, 10));
     default:
       throw new Error(`no arbitrary for format ${format}`);
   }
@@ -61,6 +63,7 @@ function invalidValues(schema: Json): unknown[] {
     if (schema.format === 'domain') out.push('not a domain', '-bad.example', 'exa_mple.com');
     if (schema.format === 'ip-list') out.push('1.2.3.4\n999.1.1.1', '10.0.0.0/99');
     if (schema.format === 'param-list') out.push('a b', 'x=y');
+    if (schema.format === 'date') out.push('2026-02-30', '2026-1-05', '05/01/2026', 'today');
     return out;
   }
   return [];
@@ -169,8 +172,15 @@ function queryString(query: Record<string, unknown>): string {
   return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
-/** 422 rules the schemas cannot express: the field each may name for a valid-looking request. */
-const CROSS_FIELD_RULES = new Set(['password', 'domain']);
+/**
+ * Operations whose body no document schema describes: POST /api/event reads Plausible's JSON
+ * (described in its prose) with its own parser and answers 400, not 422; test/tracking/collect.test.ts
+ * sends it real events, and the response hook still checks those answers against the document.
+ */
+const OWN_BODY_PARSER = new Set(['post /api/event']);
+
+/** 422 rules the schemas cannot express: the field each may name for a valid-looking request (`to`: before `from`). */
+const CROSS_FIELD_RULES = new Set(['password', 'domain', 'to']);
 
 describe('the OpenAPI document and the server agree, for every operation', () => {
   let t: TestApp;
@@ -201,7 +211,7 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
       });
       return path.replace('{id}', String(report.id));
     }
-    if (path.startsWith('/api/v1/websites/') || path.startsWith('/websites/')) {
+    if (path.startsWith('/api/v1/websites/') || path.startsWith('/websites/') || path.startsWith('/api/v1/stats/')) {
       const domain = `site-${Math.random().toString(36).slice(2)}.example`;
       const created = await t.call(key, {
         method: 'POST',
@@ -233,13 +243,17 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
     return t.app.inject({ method: method.toUpperCase() as 'GET', url: path + queryString(input.query), headers, payload });
   }
 
+  // Event collection is not Laravel input (no 422s, no key): test/tracking/collect.test.ts covers its answers.
   const operations = (): [string, string, Json][] =>
-    Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
-    );
+    Object.entries(doc.paths as Record<string, Json>)
+      .filter(([path]) => path !== '/api/event')
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
+      );
 
   test('valid requests, from the document: a documented success, or a documented 422 from a rule the schema cannot say', async () => {
     for (const [path, method, op] of operations()) {
+      if (OWN_BODY_PARSER.has(`${method} ${path}`)) continue;
       const successes = Object.keys(op.responses)
         .filter((s) => /^[23]/.test(s))
         .map(Number);

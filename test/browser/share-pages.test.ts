@@ -148,6 +148,45 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
     await context.close();
   });
 
+  test('a website page shows its traffic on a phone with JavaScript off, and the range form works', async () => {
+    const created = await t.call(user.key, {
+      method: 'POST',
+      url: '/api/v1/websites',
+      form: { domain: 'traffic.example', privacy: '0' },
+    });
+    const id = created.json().data.id;
+    for (const path of ['/', '/', '/about']) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/api/event',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent':
+            'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+        },
+        payload: JSON.stringify({ n: 'pageview', u: `https://traffic.example${path}`, w: id }),
+      });
+      assert.equal(sent.statusCode, 202);
+    }
+    const { context, page } = await openPage({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const response = await page.goto(`${base}/websites/${id}`);
+    assert.equal(response?.status(), 200);
+    assert.ok(await page.getByRole('img', { name: /Visitors and pageviews per day/ }).isVisible(), 'the chart is drawn');
+    assert.match(await page.locator('.totals').innerText(), /Visitors\s+1\s+Pageviews\s+3/);
+    assert.match(await page.locator('section[aria-labelledby="top-page-heading"]').innerText(), /\/about/);
+    const scroll = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    assert.ok(scroll <= 0, `no horizontal scroll on a phone (${scroll}px)`);
+    await screenshot(page, 'website-traffic-phone');
+
+    // The range form is a plain GET form: a past week without visits.
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-07');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/from=2020-01-01&to=2020-01-07$/);
+    assert.match(await page.locator('main').innerText(), /No visits recorded in this range/);
+    await context.close();
+  });
+
   test('/docs loads and lists every endpoint', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
       paths: Record<string, Record<string, unknown>>;

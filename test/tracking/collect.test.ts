@@ -242,9 +242,11 @@ describe('event abuse limit', () => {
           headers: { 'content-type': 'application/json', 'user-agent': CHROME, 'x-forwarded-for': ip },
           payload: JSON.stringify({ n: 'pageview', u: 'https://example.com/', d: 'example.com' }),
         });
-      const codes = [];
-      for (let i = 0; i < 8; i++) codes.push((await post('1.2.3.4')).statusCode);
-      assert.deepEqual(codes, [202, 202, 202, 202, 202, 429, 429, 429]);
+      // Sent together, so they fall in one or (at a window's edge) two one-second windows.
+      const codes = (await Promise.all(Array.from({ length: 15 }, () => post('1.2.3.4')))).map((r) => r.statusCode);
+      const accepted = codes.filter((c) => c === 202).length;
+      assert.ok(accepted >= 5 && accepted <= 10, `${accepted} accepted`);
+      assert.equal(codes.filter((c) => c === 429).length, 15 - accepted);
       assert.equal((await post('1.2.3.5')).statusCode, 202);
     } finally {
       await t.close();

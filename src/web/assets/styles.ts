@@ -21,6 +21,7 @@ export const STYLESHEET = `
   --bad: #b3261e;
   --bad-bg: #fce8e6;
   --track: #e3e7eb;
+  --series-2: #b35900;
   --radius: 0.5rem;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
 }
@@ -43,6 +44,7 @@ export const STYLESHEET = `
     --bad: #ff8a80;
     --bad-bg: #3d1614;
     --track: #2d343c;
+    --series-2: #f0a35e;
   }
 }
 
@@ -243,6 +245,35 @@ summary:hover { text-decoration: underline; }
 .chart-point { fill: var(--surface); stroke: var(--link); stroke-width: 2; }
 
 .empty { text-align: center; padding: 2rem 1rem; color: var(--muted); }
+
+/* Website traffic: range, totals, the two-series chart, top lists */
+
+.range-form { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.75rem 1rem; margin: 0.5rem 0; }
+.range-form .form-field { margin: 0; flex: 1 1 10rem; max-width: 14rem; }
+.range-presets { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0.5rem 0; padding: 0; }
+.range-presets a { display: inline-block; padding: 0.25rem 0; }
+.range-presets a[aria-current="page"] { color: var(--text); font-weight: 600; text-decoration: none; }
+.notice { background: var(--decent-bg); color: var(--text); border-left: 4px solid var(--decent); border-radius: 0.375rem; padding: 0.5rem 0.75rem; }
+
+.totals { display: flex; flex-wrap: wrap; gap: 0.5rem 2.5rem; margin: 1rem 0 0; }
+.totals dt { color: var(--muted); font-size: 0.875rem; font-weight: 600; }
+.totals dd { margin: 0; font-size: 1.75rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+
+.chart-series { fill: none; stroke-width: 2.5; stroke-linejoin: round; }
+.chart-marker { fill: var(--surface); stroke-width: 2; }
+.chart-pageviews { stroke: var(--link); }
+.chart-visitors { stroke: var(--series-2); }
+polyline.chart-visitors { stroke-dasharray: 6 4; }
+.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1.5rem; margin: 0.5rem 0 0; padding: 0; }
+.legend li::before { content: ""; display: inline-block; width: 1.75rem; margin-right: 0.5rem; vertical-align: middle; border-top: 3px solid var(--link); }
+.legend .legend-visitors::before { border-top: 3px dashed var(--series-2); }
+.traffic-table .num, .top-table .num { text-align: right; padding-right: 0; }
+
+.top-lists { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 20rem), 1fr)); gap: 1rem; margin: 2rem 0; }
+.top-lists > .card { margin: 0; min-width: 0; }
+.top-lists > section + section { margin-top: 0; }
+.credit { font-size: 0.875rem; margin: 0.75rem 0 0; }
+.credit a { display: inline-block; padding: 0.25rem 0; }
 
 /* Forms and notices */
 

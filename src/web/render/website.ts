@@ -1,4 +1,5 @@
-// The share page of a website: its pages' latest scores and the score over time.
+// The share page of a website: its traffic over a range of days (when the page is given it),
+// then its pages' latest scores and the score over time.
 
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../analysis/config.js';
 import { bandOf } from '../../analysis/score.js';
@@ -7,6 +8,8 @@ import { formatDateTime, formatDay, isoDateTime, normaliseScore, parseTimestamp,
 import { BAND_ICONS, BAND_WORDS } from './gauge.js';
 import { html, type SafeHtml } from './html.js';
 import { renderDocument } from './layout.js';
+import { formatCount } from './traffic-chart.js';
+import { renderTraffic, type WebsiteTraffic } from './traffic.js';
 
 export interface ShareWebsite {
   id: number;
@@ -26,6 +29,8 @@ export interface WebsiteReportRow {
 export interface WebsitePageOptions {
   /** Score bands; DEFAULT_CONFIG when absent. */
   config?: AnalysisConfig;
+  /** The traffic of the chosen range; the page shows scores only without it. */
+  traffic?: WebsiteTraffic;
 }
 
 /** Rows in the data table of the chart, at most: the chart itself draws every report. */
@@ -131,14 +136,20 @@ ${
 </table>
 </section>`;
 
+  const traffic = options.traffic;
+  const scores =
+    rows.length === 0
+      ? 'no reports yet.'
+      : `${latest.length === 1 ? '1 page' : `${latest.length} pages`} analysed. ${summariseScores(points)}`;
+  let description = `SEO scores of ${domain}: ${scores}`;
+  if (traffic) {
+    const visitors = traffic.days.reduce((n, d) => n + d.visitors, 0);
+    const pageviews = traffic.days.reduce((n, d) => n + d.pageviews, 0);
+    description = `Traffic and SEO scores of ${domain}: ${formatCount(visitors)} ${visitors === 1 ? 'visitor' : 'visitors'} and ${formatCount(pageviews)} ${pageviews === 1 ? 'pageview' : 'pageviews'} in the range shown; ${scores}`;
+  }
+
   return renderDocument(
-    {
-      title: `${domain}: SEO scores · Rankscope`,
-      description:
-        rows.length === 0
-          ? `SEO scores of ${domain}: no reports yet.`
-          : `SEO scores of ${domain}: ${latest.length === 1 ? '1 page' : `${latest.length} pages`} analysed. ${summariseScores(points)}`,
-    },
-    html`${head}${body}`,
+    { title: `${domain}: ${traffic ? 'traffic and SEO scores' : 'SEO scores'} · Rankscope`, description },
+    html`${head}${traffic ? renderTraffic(Number(website.id), traffic) : ''}${body}`,
   );
 }

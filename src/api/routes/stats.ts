@@ -1,0 +1,95 @@
+// /api/v1/stats/{website}: a website's analytics (phpAnalytics' parameters), as a page of
+// {value, count} rows or, with format=csv, every row as CSV. 404 for another account's website
+// comes before any 422; the date range's own rules answer in the schema's 422.
+import { Type } from '@sinclair/typebox';
+import type { WebsitesRepository } from '../../db/websites-repository.js';
+import { MAX_RANGE_DAYS, type StatsService, canonicalStatName, statsOrder } from '../../tracking/stats-service.js';
+import { CSV_TYPE, toCsv } from '../csv.js';
+import { type FieldErrors, notFound } from '../errors.js';
+import { errorResponses } from '../openapi-responses.js';
+import { currentPage, listPath, offsetOf, paginate } from '../pagination.js';
+import { addError, withRules } from '../rules.js';
+import { IdParams } from '../schemas/common.js';
+import { STATS_PER_PAGE, StatsPage, StatsQuery } from '../schemas/stats.js';
+import type { Api } from '../type-provider.js';
+
+export interface StatsDeps {
+  websites: WebsitesRepository;
+  stats: StatsService;
+}
+
+const DAY_MS = 86_400_000;
+
+/** after_or_equal:from, and at most MAX_RANGE_DAYS days counting both ends (only when both dates are valid). */
+function rangeRule(from: string | null | undefined, to: string | null | undefined, errors: FieldErrors): void {
+  if (!from || !to) return;
+  if (to < from) addError(errors, 'to', 'The to must be a date after or equal to from.');
+  else if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > MAX_RANGE_DAYS) {
+    addError(errors, 'to', `The to must be within ${MAX_RANGE_DAYS} days of from (both days included).`);
+  }
+}
+
+export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
+  app.get(
+    '/stats/:id',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: "A website's stats: a page of {value, count} rows, or with format=csv every row in CSV",
+        params: IdParams('Website'),
+        querystring: StatsQuery,
+        response: {
+          200: {
+            description: 'A page of rows (the paginator); with format=csv, every row in CSV (header value,count; CRLF)',
+            content: { 'application/json': { schema: StatsPage }, 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+      attachValidation: true, // 404 before any 422; the range rules answer in the schema's 422
+    },
+    async (request, reply) => {
+      const website = await websites.find(request.user!.id, request.params.id);
+      if (!website) throw notFound('Website');
+      const query = await withRules(request, (valid, errors) => rangeRule(valid.from, valid.to, errors), 'querystring');
+      const name = canonicalStatName(query.name);
+      const { sortBy, sort } = statsOrder(name, query.sort_by, query.sort);
+      const search = query.search ?? null;
+      const q = { websiteId: website.id, name, from: query.from, to: query.to, search, sortBy, sort };
+
+      if (query.format === 'csv') {
+        const { rows } = await stats.query(q);
+        return reply
+          .type(CSV_TYPE)
+          .header('Content-Disposition', `attachment; filename="stats-${name}-${query.from}-${query.to}.csv"`)
+          .send(
+            toCsv(
+              ['value', 'count'],
+              rows.map((r) => [r.value, r.count]),
+            ),
+          );
+      }
+
+      const perPage = query.per_page ?? STATS_PER_PAGE;
+      const page = currentPage(query);
+      const { total, rows } = await stats.query(q, perPage, offsetOf(page, perPage));
+      return paginate({
+        items: rows,
+        total,
+        page,
+        perPage,
+        path: listPath(request),
+        query: [
+          ['name', query.name],
+          ['from', query.from],
+          ['to', query.to],
+          ['search', search],
+          ['search_by', query.search_by ?? 'value'],
+          ['sort_by', sortBy],
+          ['sort', sort],
+          ['per_page', perPage],
+        ],
+      });
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import { MAX_RANGE_DAYS, STAT_PARAMETER_NAMES } from '../../tracking/stats-service.js';
+import { PER_PAGE_VALUES } from '../pagination.js';
+import { IntegerEnum, Page, Paginated, Search, Sort, StringEnum } from './common.js';
+
+/** Stats pages are shorter than the other lists (phpAnalytics' default). */
+export const STATS_PER_PAGE = 10;
+
+const Day = (description: string) => Type.String({ format: 'date', description });
+
+export const StatsQuery = Type.Object({
+  name: StringEnum(STAT_PARAMETER_NAMES, {
+    description:
+      'pageviews and visitors: one row per day (zero-filled); pageviews_hours and visitors_hours: 24 rows, 00–23 (UTC); ' +
+      'page: pageviews; landing_page: visits; event: custom events; the others: visitors, counted once per value per day. ' +
+      'Aliases: pageview, visitor, operating_system (os), screen_resolution (resolution).',
+  }),
+  from: Day('First day, YYYY-MM-DD (UTC), included'),
+  to: Day(`Last day, YYYY-MM-DD (UTC), included: on or after from, at most ${MAX_RANGE_DAYS} days in all`),
+  search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the value' }),
+  search_by: Type.Optional(StringEnum(['value'], { default: 'value' })),
+  sort_by: Type.Optional(
+    StringEnum(['count', 'value'], {
+      default: 'count',
+      description: 'Default: count, except the day and hour series (value); equal counts are ordered by value ascending',
+    }),
+  ),
+  sort: Type.Optional({ ...Sort, description: 'Default: desc, except the day and hour series (asc)' }),
+  per_page: Type.Optional(IntegerEnum(PER_PAGE_VALUES, { default: STATS_PER_PAGE, description: 'Rows per page' })),
+  page: Type.Optional(Page),
+  format: Type.Optional(
+    StringEnum(['json', 'csv'], { default: 'json', description: 'csv: every row (no paging) as text/csv, header value,count' }),
+  ),
+});
+
+export const StatRow = Type.Object({
+  value: Type.String({ description: 'The day (YYYY-MM-DD), the hour (00–23) or the value counted' }),
+  count: Type.Integer({ minimum: 0 }),
+});
+
+export const StatsPage = Paginated(StatRow);
