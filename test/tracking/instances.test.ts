@@ -14,7 +14,8 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { StatsService } from '../../src/tracking/stats-service.js';
 import { fixedClock } from '../../src/time.js';
-import { type TestDatabase, testDatabase } from '../helpers/database.js';
+import { type ProcessDatabase, processDatabase, type TestDatabase, testDatabase } from '../helpers/database.js';
+import { type RunningServer, startServer } from '../helpers/spawn.js';
 
 const DAY = '2026-03-10';
 const AGENTS = [
@@ -191,5 +192,77 @@ describe('two instances on one database', () => {
       [{ website_id: websiteId, page: '/kept' }],
       'the deleted website has nothing; the other website’s event is stored',
     );
+  });
+});
+
+describe('two `rankscope serve` processes on one database', () => {
+  let database: ProcessDatabase;
+  const servers: RunningServer[] = [];
+  let handle: DatabaseHandle | undefined;
+
+  before(async () => {
+    database = await processDatabase();
+  });
+  after(async () => {
+    for (const server of servers) await server.stop();
+    await handle?.close();
+    await database.cleanup();
+  });
+
+  test('events sent to both at once are all stored and counted once (SQLite: one file, two writers)', {
+    timeout: 60_000,
+  }, async () => {
+    const env = { DATABASE_URL: database.databaseUrl, EVENT_RATE_LIMIT: '0', TRUST_PROXY: '1', LOG_LEVEL: 'warn' };
+    // One after the other: the first creates the account (and prints its key), the second finds it.
+    servers.push(await startServer(env));
+    servers.push(await startServer(env));
+    const key = /API key, shown only this once:\n(rk_\S+)\n/.exec(servers[0].output())?.[1];
+    assert.ok(key, servers[0].output());
+    const created = await fetch(`http://127.0.0.1:${servers[1].port}/api/v1/websites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'domain=two.example',
+    });
+    assert.equal(created.status, 201);
+    const id = ((await created.json()) as { data: { id: number } }).data.id;
+
+    const perClient = 40;
+    const answers = await Promise.all(
+      CLIENTS.flatMap((client) =>
+        Array.from({ length: perClient }, (_, i) =>
+          fetch(`http://127.0.0.1:${servers[i % 2].port}/api/event`, {
+            method: 'POST',
+            headers: { 'content-type': 'text/plain', 'user-agent': client.ua, 'x-forwarded-for': client.ip },
+            body: JSON.stringify({ n: 'pageview', u: `https://two.example/p${i % 7}`, w: id }),
+          }).then(async (res) => `${res.status} ${await res.text()}`),
+        ),
+      ),
+    );
+    const sent = CLIENTS.length * perClient;
+    assert.deepEqual(
+      answers.filter((a) => a !== '202 ok'),
+      [],
+      'every event acknowledged',
+    );
+
+    handle = await database.open();
+    const rolled = await handle.db
+      .selectFrom('analytics_rollups')
+      .select(['dimension', (eb) => eb.fn.sum<number>('count').as('n')])
+      .where('website_id', '=', id)
+      .where('dimension', 'in', ['pageviews', 'visitors'])
+      .groupBy('dimension')
+      .execute();
+    const total = (dimension: string) => Number(rolled.find((r) => r.dimension === dimension)?.n ?? 0);
+    const stored = await handle.db
+      .selectFrom('analytics_events')
+      .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.count<number>('visitor').distinct().as('visitors')])
+      .where('website_id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(stored.n), sent);
+    assert.equal(total('pageviews'), sent);
+    assert.equal(total('visitors'), Number(stored.visitors), 'each visitor counted once a day');
+    const days = (await handle.db.selectFrom('analytics_salts').select('day').execute()).length;
+    assert.ok(Number(stored.visitors) >= CLIENTS.length && Number(stored.visitors) <= CLIENTS.length * days);
   });
 });
