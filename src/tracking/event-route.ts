@@ -77,6 +77,9 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
     '/api/event',
     {
       bodyLimit: MAX_EVENT_BODY,
+      // No access-log line per event: it would keep every visitor's address in the logs, which
+      // the analytics promise not to store (failures are still logged, without the address).
+      logLevel: 'warn',
       schema: {
         tags: ['analytics'],
         summary: 'Record a pageview or a custom event (the tracker calls it; Plausible-compatible)',

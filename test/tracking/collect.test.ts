@@ -71,6 +71,7 @@ describe('event collection', () => {
     assert.ok(!stored.includes('8.8.8.8') && !stored.includes('Mozilla'), 'no address, no User-Agent');
     const visitors = JSON.stringify(await t.db.handle.db.selectFrom('analytics_visitors').selectAll().execute());
     assert.ok(!visitors.includes('8.8.8.8'));
+    assert.ok(!t.logs.some((line) => line.includes('8.8.8.8')), 'no log line keeps the visitor’s address');
   });
 
   test('sendBeacon form: text/plain JSON with a domain instead of an id, ref as source', async () => {
