@@ -393,7 +393,9 @@ interface SqliteStatements {
   websiteExists: SQLite.Statement;
   visitor: SQLite.Statement;
   insertEvent: SQLite.Statement;
-  upsertVisitor: SQLite.Statement;
+  insertVisitor: SQLite.Statement;
+  updateVisitor: SQLite.Statement;
+  touchVisitor: SQLite.Statement;
   upsertRollup: SQLite.Statement;
   batch: SQLite.Transaction<(events: StoredEvent[], s: SqliteStatements) => void>;
 }
@@ -406,10 +408,13 @@ function sqliteStatements(native: SQLite.Database): SqliteStatements {
       'insert into analytics_events (website_id, created_at, name, page, visitor, referrer, source, campaign, browser, os, ' +
         'device, country, continent, city, language, resolution, props) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    upsertVisitor: native.prepare(
-      'insert into analytics_visitors (website_id, day, visitor, last_seen, seen) values (?, ?, ?, ?, ?) ' +
-        'on conflict (website_id, day, visitor) do update set last_seen = excluded.last_seen, seen = excluded.seen',
+    insertVisitor: native.prepare(
+      'insert into analytics_visitors (website_id, day, visitor, last_seen, seen) values (?, ?, ?, ?, ?)',
     ),
+    updateVisitor: native.prepare(
+      'update analytics_visitors set last_seen = ?, seen = ? where website_id = ? and day = ? and visitor = ?',
+    ),
+    touchVisitor: native.prepare('update analytics_visitors set last_seen = ? where website_id = ? and day = ? and visitor = ?'),
     upsertRollup: native.prepare(
       'insert into analytics_rollups (website_id, dimension, day, value, count) values (?, ?, ?, ?, ?) ' +
         'on conflict (website_id, dimension, day, value) do update set count = analytics_rollups.count + excluded.count',
@@ -469,8 +474,11 @@ function sqliteBatch(events: StoredEvent[], s: SqliteStatements): void {
     const e = owners.get(key) as StoredEvent;
     const state = visitors.get(key) as VisitorState;
     const before = storedSeen.get(key);
-    const seen = before !== undefined && before.values === seenCount(state) ? before.json : JSON.stringify(state.seen);
-    s.upsertVisitor.run(e.websiteId, e.day, e.visitor, state.lastSeen, seen);
+    // The row was read in this transaction, which holds the write lock: it is there (an update
+    // by its key), or it is not (an insert). `seen` only grows: as many values means unchanged.
+    if (before === undefined) s.insertVisitor.run(e.websiteId, e.day, e.visitor, state.lastSeen, JSON.stringify(state.seen));
+    else if (before.values === seenCount(state)) s.touchVisitor.run(state.lastSeen, e.websiteId, e.day, e.visitor);
+    else s.updateVisitor.run(state.lastSeen, JSON.stringify(state.seen), e.websiteId, e.day, e.visitor);
   }
   for (const r of increments) s.upsertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
 }
