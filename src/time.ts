@@ -28,7 +28,15 @@ export function nowTimestamp(clock: Clock = systemClock): string {
   return formatTimestamp(new Date(whole), micros);
 }
 
+/** The last millisecond formatted: events arriving together share it (toISOString is not cheap). */
+let lastMs = Number.NaN;
+let lastIso = '';
+
 export function formatTimestamp(date: Date, extraMicros = 0): string {
-  const iso = date.toISOString(); // 2021-05-12T10:12:32.123Z
-  return `${iso.slice(0, 23)}${String(extraMicros).padStart(3, '0')}Z`;
+  const ms = date.getTime();
+  if (ms !== lastMs) {
+    lastIso = date.toISOString().slice(0, 23); // 2021-05-12T10:12:32.123
+    lastMs = ms;
+  }
+  return `${lastIso}${extraMicros < 10 ? `00${extraMicros}` : extraMicros < 100 ? `0${extraMicros}` : extraMicros}Z`;
 }

@@ -23,7 +23,7 @@ import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { trackerScriptRoute } from '../tracking/script-route.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
-import { securityHeaders } from '../web/security-headers.js';
+import { securityHeadersFor } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
 import { registerDocs } from './docs.js';
 import { registerOpenApi } from './openapi.js';
@@ -68,6 +68,19 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Longer request targets answer 414 (Apache's and nginx's usual limit is about 8 KB too). */
 export const MAX_URL_LENGTH = 8192;
 
+/**
+ * Ids for requests that bring none: UUID-shaped, a random prefix per process and a counter in
+ * the last 12 hex digits, so they are unique within the process (and across processes but for
+ * a 2^-96 chance) without drawing random bytes for every request.
+ */
+const REQUEST_ID_PREFIX = randomUUID().slice(0, 24);
+let requestCounter = 0;
+
+function nextRequestId(): string {
+  requestCounter = (requestCounter + 1) % 2 ** 48;
+  return REQUEST_ID_PREFIX + requestCounter.toString(16).padStart(12, '0');
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -110,7 +123,7 @@ export async function buildApp({
     // A caller's X-Request-Id is kept when sane, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
     },
     logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
   });
@@ -188,8 +201,10 @@ export async function buildApp({
   // hook costs a promise and a microtask turn each.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    const path = request.url.split('?')[0];
-    reply.headers(securityHeaders(path));
+    const url = request.url;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    reply.headers(securityHeadersFor(path));
     if (request.url.length > MAX_URL_LENGTH) return done(new HttpError(414, 'The request URL is too long.'));
     // An unmatched request with a method that may carry a body (POST, QUERY, PROPFIND…) is
     // answered before Fastify tries to parse a body for it: 405 with Allow on a known path

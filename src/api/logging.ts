@@ -1,7 +1,7 @@
 // Log configuration: secrets never reach a log line. A secret parameter is recognised by the
 // name the server reads, after decoding, so `p%61ssword=`, `password[]=` and `password%5B%5D=`
 // are redacted like `password=`, in query strings, form bodies and JSON alike.
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyBaseLogger, type FastifyLogFn, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { baseName, decodeComponent } from './input.js';
 
 const REDACTED = '[REDACTED]';
@@ -80,8 +80,88 @@ export class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    // Nothing to build when the line would be dropped (a route logging at warn, say).
+    if (!error && !levelEnabled(reply.log, 'info')) return;
     const line = { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 100) / 100 };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type PinoLogger = FastifyBaseLogger & { levels: { values: Record<string, number> }; isLevelEnabled(level: string): boolean };
+
+function levelEnabled(logger: FastifyBaseLogger, level: LevelName): boolean {
+  const check = (logger as Partial<PinoLogger>).isLevelEnabled;
+  return typeof check === 'function' ? check.call(logger, level) : true;
+}
+
+/**
+ * A request's child logger, made only when something is logged at a level it writes (or when
+ * it is asked for more than its level): pino's child() with a level of its own rebuilds every
+ * log method, a cost each event paid for lines it never wrote. What it writes is the child's.
+ */
+class LazyChildLogger implements FastifyBaseLogger {
+  private real: FastifyBaseLogger | undefined;
+  private readonly threshold: number;
+
+  constructor(
+    private readonly parent: PinoLogger,
+    private readonly bindings: Record<string, unknown>,
+    private readonly options: { level?: string },
+  ) {
+    const values = parent.levels.values;
+    const level = options.level ?? parent.level;
+    this.threshold = level === 'silent' ? Number.POSITIVE_INFINITY : (values[level] ?? 0);
+  }
+
+  private materialise(): FastifyBaseLogger {
+    this.real ??= this.parent.child(this.bindings, this.options);
+    return this.real;
+  }
+
+  private writes(level: LevelName): boolean {
+    return this.real !== undefined || this.parent.levels.values[level] >= this.threshold;
+  }
+
+  get level(): string {
+    return this.real?.level ?? this.options.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.materialise().level = level;
+  }
+
+  isLevelEnabled(level: string): boolean {
+    if (this.real !== undefined) return levelEnabled(this.real, level as LevelName);
+    return level !== 'silent' && (this.parent.levels.values[level] ?? -1) >= this.threshold;
+  }
+
+  child(bindings: Record<string, unknown>, options?: { level?: string }): FastifyBaseLogger {
+    return this.materialise().child(bindings, options);
+  }
+
+  private log(level: LevelName, args: unknown[]): void {
+    if (this.writes(level)) (this.materialise()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  fatal: FastifyLogFn = ((...args: unknown[]) => this.log('fatal', args)) as FastifyLogFn;
+  error: FastifyLogFn = ((...args: unknown[]) => this.log('error', args)) as FastifyLogFn;
+  warn: FastifyLogFn = ((...args: unknown[]) => this.log('warn', args)) as FastifyLogFn;
+  info: FastifyLogFn = ((...args: unknown[]) => this.log('info', args)) as FastifyLogFn;
+  debug: FastifyLogFn = ((...args: unknown[]) => this.log('debug', args)) as FastifyLogFn;
+  trace: FastifyLogFn = ((...args: unknown[]) => this.log('trace', args)) as FastifyLogFn;
+  silent: FastifyLogFn = (() => {}) as FastifyLogFn;
+}
+
+/** A route's childLoggerFactory: request loggers made lazily (LazyChildLogger), for pino loggers. */
+export function lazyChildLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: { level?: string },
+): FastifyBaseLogger {
+  const pino = logger as Partial<PinoLogger>;
+  if (typeof pino.levels?.values !== 'object' || typeof pino.isLevelEnabled !== 'function')
+    return logger.child(bindings, options);
+  return new LazyChildLogger(pino as PinoLogger, bindings, options);
 }

@@ -6,6 +6,8 @@ import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Clock } from '../time.js';
 import { nowTimestamp } from '../time.js';
 import { type RollupDimension, rollUp, type StoredEvent, type VisitorState, visitorKey } from '../tracking/rollup.js';
+import type SQLite from 'better-sqlite3';
+import { sqliteDatabaseOf } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import type { Database, DatabaseEngine } from './schema.js';
 
@@ -52,6 +54,12 @@ export class AnalyticsRepository {
    */
   async record(events: StoredEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const native = this.engine === 'sqlite' ? sqliteDatabaseOf(this.db) : undefined;
+    if (native !== undefined) {
+      // Holding Kysely's one connection, so no Kysely transaction is open on it meanwhile.
+      await this.db.connection().execute(async () => this.recordOnSqlite(native, events));
+      return;
+    }
     await this.writeTransaction(async (trx) => {
       const websites = [...new Set(events.map((e) => e.websiteId))].sort((a, b) => a - b);
       if (this.engine === 'postgres') {
@@ -121,6 +129,18 @@ export class AnalyticsRepository {
       );
       await this.insertRows(trx, 'rollups', increments, (r, p) => p.push(r.websiteId, r.dimension, r.day, r.value, r.count));
     });
+  }
+
+  private sqliteStatements: SqliteStatements | undefined;
+
+  /**
+   * record() on SQLite: the same rows through prepared statements, in one synchronous
+   * transaction begun IMMEDIATE (see writeTransaction), where a batch through Kysely cost a
+   * promise and a round of query building per statement.
+   */
+  private recordOnSqlite(native: SQLite.Database, events: StoredEvent[]): void {
+    if (this.sqliteStatements === undefined) this.sqliteStatements = sqliteStatements(native);
+    this.sqliteStatements.batch.immediate(events, this.sqliteStatements);
   }
 
   /**
@@ -367,4 +387,98 @@ function seenCount(state: VisitorState): number {
   let n = 0;
   for (const dimension in state.seen) n += state.seen[dimension].length;
   return n;
+}
+
+interface SqliteStatements {
+  websiteExists: SQLite.Statement;
+  visitor: SQLite.Statement;
+  insertEvent: SQLite.Statement;
+  insertVisitor: SQLite.Statement;
+  updateVisitor: SQLite.Statement;
+  touchVisitor: SQLite.Statement;
+  upsertRollup: SQLite.Statement;
+  batch: SQLite.Transaction<(events: StoredEvent[], s: SqliteStatements) => void>;
+}
+
+function sqliteStatements(native: SQLite.Database): SqliteStatements {
+  return {
+    websiteExists: native.prepare('select 1 from websites where id = ?').pluck(),
+    visitor: native.prepare('select last_seen, seen from analytics_visitors where website_id = ? and day = ? and visitor = ?'),
+    insertEvent: native.prepare(
+      'insert into analytics_events (website_id, created_at, name, page, visitor, referrer, source, campaign, browser, os, ' +
+        'device, country, continent, city, language, resolution, props) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    insertVisitor: native.prepare(
+      'insert into analytics_visitors (website_id, day, visitor, last_seen, seen) values (?, ?, ?, ?, ?)',
+    ),
+    updateVisitor: native.prepare(
+      'update analytics_visitors set last_seen = ?, seen = ? where website_id = ? and day = ? and visitor = ?',
+    ),
+    touchVisitor: native.prepare('update analytics_visitors set last_seen = ? where website_id = ? and day = ? and visitor = ?'),
+    upsertRollup: native.prepare(
+      'insert into analytics_rollups (website_id, dimension, day, value, count) values (?, ?, ?, ?, ?) ' +
+        'on conflict (website_id, dimension, day, value) do update set count = analytics_rollups.count + excluded.count',
+    ),
+    batch: native.transaction(sqliteBatch),
+  };
+}
+
+/** One batch on SQLite, inside its transaction: the rows record() writes through Kysely on PostgreSQL. */
+function sqliteBatch(events: StoredEvent[], s: SqliteStatements): void {
+  // Events of a website deleted since they were collected are left out.
+  const websites = new Set<number>();
+  for (const e of events) websites.add(e.websiteId);
+  let stored = events;
+  for (const id of websites) if (s.websiteExists.get(id) === undefined) stored = stored.filter((e) => e.websiteId !== id);
+  if (stored.length === 0) return;
+
+  // The batch's visitors as stored: their rows, and each one's `seen` JSON as read.
+  const visitors = new Map<string, VisitorState>();
+  const owners = new Map<string, StoredEvent>();
+  const storedSeen = new Map<string, { json: string; values: number }>();
+  for (const e of stored) {
+    if (e.name !== 'pageview') continue;
+    const key = visitorKey(e.websiteId, e.day, e.visitor);
+    if (owners.has(key)) continue;
+    owners.set(key, e);
+    const row = s.visitor.get(e.websiteId, e.day, e.visitor) as { last_seen: number | bigint; seen: string } | undefined;
+    if (row === undefined) continue;
+    const state = { lastSeen: Number(row.last_seen), seen: JSON.parse(row.seen) };
+    visitors.set(key, state);
+    storedSeen.set(key, { json: row.seen, values: seenCount(state) });
+  }
+  const { increments, changed } = rollUp(stored, visitors);
+
+  for (const e of stored) {
+    s.insertEvent.run(
+      e.websiteId,
+      e.createdAt,
+      e.name,
+      e.page,
+      e.visitor,
+      e.referrer,
+      e.source,
+      e.campaign,
+      e.browser,
+      e.os,
+      e.device,
+      e.country,
+      e.continent,
+      e.city,
+      e.language,
+      e.resolution,
+      e.props,
+    );
+  }
+  for (const key of changed) {
+    const e = owners.get(key) as StoredEvent;
+    const state = visitors.get(key) as VisitorState;
+    const before = storedSeen.get(key);
+    // The row was read in this transaction, which holds the write lock: it is there (an update
+    // by its key), or it is not (an insert). `seen` only grows: as many values means unchanged.
+    if (before === undefined) s.insertVisitor.run(e.websiteId, e.day, e.visitor, state.lastSeen, JSON.stringify(state.seen));
+    else if (before.values === seenCount(state)) s.touchVisitor.run(state.lastSeen, e.websiteId, e.day, e.visitor);
+    else s.updateVisitor.run(state.lastSeen, JSON.stringify(state.seen), e.websiteId, e.day, e.visitor);
+  }
+  for (const r of increments) s.upsertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
 }

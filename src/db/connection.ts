@@ -49,6 +49,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     sqlite.pragma('mmap_size = 268435456');
     sqlite.pragma('cache_size = -65536');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    sqliteDatabases.set(db, sqlite);
     return { db, engine, close: () => db.destroy() };
   }
 
@@ -72,6 +73,19 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine, close: () => db.destroy() };
+}
+
+/** The better-sqlite3 database behind each SQLite Kysely handle opened here. */
+const sqliteDatabases = new WeakMap<Kysely<Database>, SQLite.Database>();
+
+/**
+ * The better-sqlite3 database under a SQLite handle from openDatabase (undefined for PostgreSQL
+ * or any other handle), for the few paths that run prepared statements synchronously. Use it
+ * only inside `db.connection().execute(…)`: that holds Kysely's one connection, so no Kysely
+ * transaction is open on it meanwhile.
+ */
+export function sqliteDatabaseOf(db: Kysely<Database>): SQLite.Database | undefined {
+  return sqliteDatabases.get(db);
 }
 
 /**

@@ -34,6 +34,7 @@ export interface CollectorDeps {
  */
 export const WEBSITE_CACHE_MS = 2000;
 const WEBSITE_CACHE_SIZE = 10_000;
+const VISITOR_CACHE_SIZE = 20_000;
 
 export class EventCollector {
   private readonly salts = new Map<string, Promise<string>>();
@@ -65,13 +66,17 @@ export class EventCollector {
       day,
       hour: createdAt.slice(11, 13),
       name: input.name,
-      page: page.page.slice(0, 2048),
-      visitor: visitorId(salt, website.id, client.address, client.userAgent),
+      page: page.page.length > 2048 ? page.page.slice(0, 2048) : page.page,
+      visitor: this.visitorId(salt, website.id, client.address, client.userAgent),
       referrer: page.referrer,
       source: page.source,
       campaign: page.campaign,
-      ...agent,
-      ...place,
+      browser: agent.browser,
+      os: agent.os,
+      device: agent.device,
+      country: place.country,
+      continent: place.continent,
+      city: place.city,
       language: input.language,
       resolution: input.screenWidth && input.screenHeight ? `${input.screenWidth}x${input.screenHeight}` : null,
       props: input.props ? JSON.stringify(input.props) : null,
@@ -100,6 +105,29 @@ export class EventCollector {
       this.websites.set(key, { row, version, until: now + WEBSITE_CACHE_MS });
     }
     return row;
+  }
+
+  /**
+   * visitorId, kept per (salt, website, address, User-Agent) for the day's salt: a visitor sends
+   * several events, and an HMAC costs more than the lookup. Bounded (cleared when full), and
+   * emptied when the salt changes, so yesterday's ids are never reused. Memory only.
+   */
+  private visitorSalt = '';
+  private readonly visitorIds = new Map<string, string>();
+
+  private visitorId(salt: string, websiteId: number, address: string, userAgent: string): string {
+    if (salt !== this.visitorSalt) {
+      this.visitorIds.clear();
+      this.visitorSalt = salt;
+    }
+    const key = `${websiteId}\n${address}\n${userAgent}`;
+    let id = this.visitorIds.get(key);
+    if (id === undefined) {
+      id = visitorId(salt, websiteId, address, userAgent);
+      if (this.visitorIds.size >= VISITOR_CACHE_SIZE) this.visitorIds.clear();
+      this.visitorIds.set(key, id);
+    }
+    return id;
   }
 
   /** The day's salt, from the database (every instance uses the same one); kept for the day. */

@@ -89,7 +89,7 @@ export function parseEventBody(text: string): ParsedEvent {
   const rawUrl = text_('url', MAX_URL, true);
   let url: URL | null = null;
   if (rawUrl !== null) {
-    url = URL.canParse(rawUrl) ? new URL(rawUrl) : null;
+    url = parseUrl(rawUrl);
     if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
       fail('url', 'The url must be an absolute http or https URL.');
       url = null;
@@ -164,4 +164,13 @@ function readProps(value: unknown, fail: (message: string) => void): Record<stri
 function canonicalLanguage(tag: string): string {
   const [primary, ...rest] = tag.split('-');
   return [primary.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part.toLowerCase()))].join('-');
+}
+
+/** new URL(text), or null: one parse (URL.canParse then new URL parsed twice). */
+export function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
 }

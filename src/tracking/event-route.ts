@@ -4,6 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { HttpError, ValidationError, tooManyAttempts } from '../api/errors.js';
+import { lazyChildLoggerFactory } from '../api/logging.js';
 import { documentResponse, emptyResponse, errorResponses } from '../api/openapi-responses.js';
 import { EventErrorResponse } from '../api/schemas/common.js';
 import type { WindowCounter } from '../limits/window-counter.js';
@@ -80,6 +81,8 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
       // No access-log line per event: it would keep every visitor's address in the logs, which
       // the analytics promise not to store (failures are still logged, without the address).
       logLevel: 'warn',
+      // The request's logger is made only if something is logged (a failure).
+      childLoggerFactory: lazyChildLoggerFactory,
       schema: {
         tags: ['analytics'],
         summary: 'Record a pageview or a custom event (the tracker calls it; Plausible-compatible)',

@@ -1,5 +1,6 @@
 // What is stored of a page's address and its referrer (contract "Tracking"): the website's
 // exclude_params and the utm/ref parameters removed, source and campaign read first.
+import { parseUrl } from './event-input.js';
 
 const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'ref'];
 const MAX_VALUE = 255;
@@ -16,15 +17,22 @@ export interface CleanedPage {
 
 /** `excluded`: the website's exclude_params, one name per line (null: none). */
 export function cleanPage(url: URL, referrer: string | null, excluded: string | null): CleanedPage {
-  const removed = removedParams(excluded);
-  const query = url.searchParams;
-  const utmSource = clip(query.get('utm_source'));
-  const ref = clip(query.get('ref'));
-  const campaign = clip(query.get('utm_campaign'));
-  const kept = new URLSearchParams();
-  for (const [name, value] of query) if (!removed.has(name)) kept.append(name, value);
-  const search = kept.toString();
-  const page = (url.pathname || '/') + (search ? `?${search}` : '');
+  let page = url.pathname || '/';
+  let utmSource: string | null = null;
+  let ref: string | null = null;
+  let campaign: string | null = null;
+  // Most pages have no query: nothing to read or remove.
+  if (url.search !== '') {
+    const removed = removedParams(excluded);
+    const query = url.searchParams;
+    utmSource = clip(query.get('utm_source'));
+    ref = clip(query.get('ref'));
+    campaign = clip(query.get('utm_campaign'));
+    const kept = new URLSearchParams();
+    for (const [name, value] of query) if (!removed.has(name)) kept.append(name, value);
+    const search = kept.toString();
+    if (search) page += `?${search}`;
+  }
 
   const referrerHost = hostOf(referrer);
   const sameSite = referrerHost !== null && bareHost(referrerHost) === bareHost(url.hostname.toLowerCase());
@@ -46,8 +54,9 @@ function removedParams(excluded: string | null): ReadonlySet<string> {
 }
 
 function hostOf(referrer: string | null): string | null {
-  if (!referrer || !URL.canParse(referrer)) return null;
-  const url = new URL(referrer);
+  if (!referrer) return null;
+  const url = parseUrl(referrer);
+  if (url === null) return null;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   return url.hostname.toLowerCase() || null;
 }

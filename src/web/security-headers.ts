@@ -21,3 +21,12 @@ export function securityHeaders(path: string): Record<string, string> {
     'Cross-Origin-Resource-Policy': 'same-origin',
   };
 }
+
+const PAGE_HEADERS = Object.freeze(securityHeaders('/'));
+const DOCS_HEADERS = Object.freeze(securityHeaders('/docs'));
+const API_HEADERS = Object.freeze(securityHeaders('/api/'));
+
+/** securityHeaders(path), as one shared frozen object per kind of path (built once, not per request). */
+export function securityHeadersFor(path: string): Readonly<Record<string, string>> {
+  return path === '/docs' || path.startsWith('/docs/') ? DOCS_HEADERS : path.startsWith('/api/') ? API_HEADERS : PAGE_HEADERS;
+}
