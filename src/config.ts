@@ -31,7 +31,28 @@ export interface AppConfig {
   adminEmail: string;
   analysis: AnalysisConfig;
   analytics: AnalyticsSettings;
+  /** The base of every absolute link in mails, snippets and webhooks (no trailing slash). */
+  appUrl: string;
+  jobs: JobSettings;
+  mail: MailSettings;
   version: string;
+}
+
+export interface JobSettings {
+  /** A job taken by a process that died runs again after this many seconds. */
+  leaseSeconds: number;
+  /** Jobs one instance runs at once. */
+  concurrency: number;
+}
+
+export const DIGEST_PERIODS = ['daily', 'weekly', 'monthly'] as const;
+export type DigestPeriod = (typeof DIGEST_PERIODS)[number];
+
+export interface MailSettings {
+  /** smtp:// or smtps:// URL; null keeps every mail in the outbox instead. */
+  smtpUrl: string | null;
+  from: string;
+  digest: DigestPeriod;
 }
 
 export interface AnalyticsSettings {
@@ -269,10 +290,37 @@ export function loadConfig(env: Env = process.env): AppConfig {
       }),
       eventsPerSecond: r.int('EVENT_RATE_LIMIT', 200, 0),
     },
+    appUrl: '',
+    jobs: {
+      // Longer than any single analysis (REQUEST_TIMEOUT and the engine's deadline are far shorter).
+      leaseSeconds: r.int('JOB_LEASE_SECONDS', 60, 5, 86_400),
+      concurrency: r.int('JOB_CONCURRENCY', 4, 1, 100),
+    },
+    mail: {
+      smtpUrl: r.custom('SMTP_URL', null, (raw) => {
+        if (!/^smtps?:\/\/[^\s/]+/i.test(raw)) throw new Error('an smtp:// or smtps:// URL');
+        return raw;
+      }),
+      from: r.custom('MAIL_FROM', 'Rankscope <rankscope@localhost>', (raw) => {
+        if (!/@/.test(raw) || /[\r\n]/.test(raw)) throw new Error('an e-mail address, optionally with a name');
+        return raw;
+      }),
+      digest: r.oneOf('EMAIL_DIGEST', DIGEST_PERIODS, 'weekly'),
+    },
     version: VERSION,
   };
+  config.appUrl = r.custom('APP_URL', defaultAppUrl(config.host, config.port), (raw) => {
+    const url = URL.canParse(raw) ? new URL(raw) : null;
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error('an http(s) URL');
+    return url.toString().replace(/\/+$/, '');
+  });
   r.done();
   return config;
+}
+
+function defaultAppUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /** The engine's settings alone (`rankscope analyze` needs no server or database settings). */

@@ -4,21 +4,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { AppConfig } from '../config.js';
-import { analyze, EnginePool, type AnalyzeOptions } from '../index.js';
+import type { AnalyzeOptions } from '../index.js';
 import type { DatabaseHandle } from '../db/connection.js';
-import { AnalyticsRepository } from '../db/analytics-repository.js';
-import { ReportsRepository } from '../db/reports-repository.js';
 import { SettingsRepository } from '../db/settings-repository.js';
-import { UsersRepository } from '../db/users-repository.js';
-import { WebsitesRepository } from '../db/websites-repository.js';
 import { WindowCounter, createRedisClient, redisReady } from '../limits/window-counter.js';
-import { AnalysisPool } from '../reports/analysis-pool.js';
-import { ReportService, type PageAnalyser } from '../reports/report-service.js';
+import type { AnalysisPool } from '../reports/analysis-pool.js';
 import { systemClock, type Clock } from '../time.js';
 import { GeoLookup } from '../tracking/client-info.js';
 import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
-import { StatsService } from '../tracking/stats-service.js';
 import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { trackerScriptRoute } from '../tracking/script-route.js';
@@ -42,6 +36,7 @@ import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './sc
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
 import { Website } from './schemas/websites.js';
 import type { ApiTypeProvider } from './type-provider.js';
+import { buildServices, type Services } from '../services.js';
 import { useLaravelValidation } from './validator.js';
 
 export interface AppOptions {
@@ -53,14 +48,11 @@ export interface AppOptions {
   analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
   /** Where time comes from; the system clock by default (tests move their own). */
   clock?: Clock;
+  /** The instance's services (built here when absent, and then closed with the app). */
+  services?: Services;
 }
 
-export interface Repositories {
-  users: UsersRepository;
-  websites: WebsitesRepository;
-  reports: ReportsRepository;
-  analytics: AnalyticsRepository;
-}
+export type { Repositories } from '../services.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Methods whose unmatched requests the not-found handler answers (it never needs their body). */
@@ -94,6 +86,8 @@ declare module 'fastify' {
     registeredRoutes: RegisteredRoute[];
     /** The instance's analysis slots, shared fairly by account (every analysis goes through it). */
     analysisPool: AnalysisPool;
+    /** The instance's services: the same the job workers and the CLI use. */
+    services: Services;
   }
 }
 
@@ -103,6 +97,7 @@ export async function buildApp({
   logStream,
   analysisHooks,
   clock = systemClock,
+  services: given,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
@@ -130,32 +125,19 @@ export async function buildApp({
 
   app.server.headersTimeout = 10_000; // slowloris: headers must arrive promptly
 
-  const repos: Repositories = {
-    users: new UsersRepository(database.db, clock),
-    websites: new WebsitesRepository(database.db, clock),
-    reports: new ReportsRepository(database.db, database.engine, clock),
-    analytics: new AnalyticsRepository(database.db, database.engine, clock),
-  };
+  // One instance's services, shared with its job workers (services.ts). Tests and `serve` pass
+  // theirs; otherwise the app builds its own and closes them with itself.
+  const services = given ?? buildServices({ config, database, log: app.log, clock, analysisHooks });
+  if (!given) app.addHook('onClose', async () => services.close());
+  app.decorate('services', services);
+  const repos = services.repos;
   const redis = config.redisUrl ? createRedisClient(config.redisUrl) : null;
   if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
-  const pool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
-    perAccountLimit: config.analysisConcurrencyPerAccount,
-  });
-  app.decorate('analysisPool', pool);
-  // Parsing and checks run in worker threads, so no page stalls the requests of others.
-  const engine =
-    config.analysisWorkers > 0
-      ? new EnginePool(config.analysisWorkers, {
-          onWorkerError: (error) => app.log.warn({ err: error }, 'an analysis worker failed; it was replaced'),
-        })
-      : undefined;
-  app.addHook('onClose', async () => engine?.close());
-  const analysePage: PageAnalyser = (url, signal, account) =>
-    analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
-  const reportService = new ReportService(repos.reports, pool, analysePage);
-  const stats = new StatsService(repos.analytics);
+  app.decorate('analysisPool', services.analysisPool);
+  const reportService = services.reports;
+  const stats = services.stats;
 
   // Analytics: events are written in group commits, so close waits for the last batch.
   const writer = new EventWriter(repos.analytics);

@@ -19,6 +19,8 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
 
   const app = await buildApp({ config, database });
   await app.listen({ host: config.host, port: config.port });
+  // Jobs and schedules start once the instance serves, and stop after its last request.
+  await app.services.startWorkers();
   await refreshStatistics(database);
   const maintenance = setInterval(() => {
     refreshStatistics(database).catch((error: unknown) => app.log.warn({ err: error }, 'refreshing query statistics failed'));
@@ -40,7 +42,7 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
       deadline.unref();
       clearInterval(maintenance);
       try {
-        await app.close(); // stops accepting, waits for in-flight requests
+        await app.close(); // stops accepting, waits for in-flight requests, then running jobs
         await database.close();
         resolve(0);
       } catch (error) {

@@ -13,6 +13,8 @@ export type { DatabaseEngine } from './schema.js';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: DatabaseEngine;
+  /** The DATABASE_URL it was opened with (pg-boss opens its own connections from it). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     sqlite.pragma('cache_size = -65536');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     sqliteDatabases.set(db, sqlite);
-    return { db, engine, close: () => db.destroy() };
+    return { db, engine, url, close: () => db.destroy() };
   }
 
   const schema = options.schema;
@@ -72,7 +74,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine, close: () => db.destroy() };
+  return { db, engine, url, close: () => db.destroy() };
 }
 
 /** The better-sqlite3 database behind each SQLite Kysely handle opened here. */
@@ -158,7 +160,9 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    // The schema's pg-boss jobs live beside it (jobs/pg-boss-queue.ts).
     await client.query(`drop schema if exists ${schema} cascade`);
+    await client.query(`drop schema if exists ${schema}_jobs cascade`);
   } finally {
     await client.end();
   }

@@ -114,4 +114,23 @@ export interface Database {
   analytics_events: AnalyticsEventsTable;
   analytics_visitors: AnalyticsVisitorsTable;
   analytics_rollups: AnalyticsRollupsTable;
+  jobs: JobsTable;
+}
+
+/** The embedded engine's job queue (times in ms since the epoch). */
+export interface JobsTable {
+  id: string;
+  type: string;
+  payload: string;
+  state: 'queued' | 'running' | 'completed' | 'failed';
+  attempts: number;
+  retry_limit: number;
+  retry_delay: number;
+  retry_backoff: Toggle;
+  run_at: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
 }

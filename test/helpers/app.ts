@@ -2,6 +2,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/api/app.js';
+import type { Services } from '../../src/services.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { createAccount } from '../../src/accounts/accounts.js';
@@ -14,6 +15,8 @@ export interface TestApp {
   config: AppConfig;
   logs: string[];
   users: UsersRepository;
+  /** The app's services: its job queue (tests drain it), scheduler (tests tick it), repositories. */
+  services: Services;
   /** Every response checked against the published OpenAPI document (asserted on close). */
   contract: ResponseContract;
   /** A new account and its key. */
@@ -48,6 +51,7 @@ export async function testApp(
     config,
     logs,
     users,
+    services: app.services,
     contract,
     async account(email) {
       const { user, key } = await createAccount(users, email ?? `user${++accounts}-${process.pid}@example.com`);

@@ -1,0 +1,205 @@
+// The embedded engine's queue: jobs in the `jobs` table, worked by this process. A job is taken
+// with one UPDATE … RETURNING (so two processes on one file never take the same job) under a
+// lease; a process that dies leaves its lease to run out, and the job runs again.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { JobRow, JobsRepository } from '../db/jobs-repository.js';
+import type { Clock } from '../time.js';
+import {
+  DEFAULT_POLICY,
+  keyedJobId,
+  retryDelaySeconds,
+  type JobContext,
+  type JobHandler,
+  type JobPolicy,
+  type JobQueue,
+  type JobSummary,
+  type SendOptions,
+} from './queue.js';
+import type { JobLog } from './log.js';
+
+export interface SqliteQueueOptions {
+  clock: Clock;
+  leaseSeconds: number;
+  concurrency: number;
+  log: JobLog;
+  /** How often idle workers look for due jobs (ms). A send in this process wakes them at once. */
+  pollMs?: number;
+  /** How long stop() lets running jobs finish before it aborts and releases them (ms). */
+  graceMs?: number;
+  /** Jitter source for backoff (tests pin it). */
+  random?: () => number;
+}
+
+interface Registration {
+  handler: JobHandler<unknown>;
+  policy: JobPolicy;
+}
+
+const PRUNE_EVERY_MS = 3_600_000;
+
+export class SqliteJobQueue implements JobQueue {
+  private readonly types = new Map<string, Registration>();
+  private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private started = false;
+  private stopping = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly options: SqliteQueueOptions,
+  ) {}
+
+  register<P>(type: string, handler: JobHandler<P>, policy: Partial<JobPolicy> = {}): void {
+    this.types.set(type, { handler: handler as JobHandler<unknown>, policy: { ...DEFAULT_POLICY, ...policy } });
+  }
+
+  async send<P>(type: string, payload: P, options: SendOptions = {}): Promise<boolean> {
+    const policy = this.types.get(type)?.policy ?? DEFAULT_POLICY;
+    const now = this.options.clock.now();
+    const inserted = await this.repo.insert(
+      {
+        id: options.key === undefined ? randomUUID() : keyedJobId(type, options.key),
+        type,
+        payload: JSON.stringify(payload ?? null),
+        retryLimit: policy.retryLimit,
+        retryDelay: policy.retryDelaySeconds,
+        retryBackoff: policy.retryBackoff,
+        runAt: Math.max(now, options.startAfter ?? now),
+      },
+      Math.floor(now),
+    );
+    if (inserted) this.wake();
+    return inserted;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.loop = this.work();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started || this.stopping) return;
+    this.stopping = true;
+    this.wake();
+    await this.loop;
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, this.options.graceMs ?? 30_000).unref());
+    await Promise.race([Promise.allSettled([...this.running]), grace]);
+    if (this.running.size > 0) {
+      // Past the grace period: abort what still runs and hand it back for another process.
+      this.abort.abort(new Error('the instance is shutting down'));
+      await Promise.allSettled([...this.running]);
+    }
+    await this.repo.release(this.worker, this.options.clock.now());
+  }
+
+  async list(): Promise<JobSummary[]> {
+    const rows = await this.repo.listOpen();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      state: row.state === 'queued' && row.attempts > 0 ? 'retry' : row.state,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      runAt: new Date(Number(row.run_at)),
+      createdAt: new Date(Number(row.created_at)),
+    }));
+  }
+
+  async drain(): Promise<number> {
+    let ran = 0;
+    await this.maintain();
+    for (;;) {
+      const job = await this.claim();
+      if (!job) return ran;
+      await this.run(job);
+      ran++;
+    }
+  }
+
+  private async work(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.maintain();
+        while (!this.stopping && this.running.size < this.options.concurrency) {
+          const job = await this.claim();
+          if (!job) break;
+          const run = this.run(job).finally(() => {
+            this.running.delete(run);
+            this.wake(); // a finished job frees a slot: take the next due one at once
+          });
+          this.running.add(run);
+        }
+      } catch (error) {
+        this.options.log.error({ err: error }, 'the job queue could not be read; trying again');
+      }
+      if (!this.stopping) await this.idle();
+    }
+  }
+
+  /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.options.pollMs ?? 1000);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async maintain(): Promise<void> {
+    const now = this.options.clock.now();
+    await this.repo.expireLeases(now);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.repo.prune(now);
+    }
+  }
+
+  private claim(): Promise<JobRow | undefined> {
+    const now = this.options.clock.now();
+    return this.repo.claim([...this.types.keys()], this.worker, now, now + this.options.leaseSeconds * 1000);
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const registration = this.types.get(job.type);
+    if (!registration) return; // claim() only takes registered types
+    const context: JobContext = { id: job.id, attempt: job.attempts, signal: this.abort.signal };
+    try {
+      await registration.handler(JSON.parse(job.payload), context);
+      await this.repo.complete(job.id, this.worker, this.options.clock.now());
+    } catch (error) {
+      if (this.abort.signal.aborted) return; // stop() releases it
+      const message = error instanceof Error ? error.message : String(error);
+      const now = this.options.clock.now();
+      const policy: JobPolicy = {
+        retryLimit: job.retry_limit,
+        retryDelaySeconds: job.retry_delay,
+        retryBackoff: job.retry_backoff === 1,
+      };
+      const retryAt =
+        job.attempts <= job.retry_limit ? now + retryDelaySeconds(policy, job.attempts, this.options.random) * 1000 : null;
+      this.options.log.warn(
+        { job: job.id, type: job.type, attempt: job.attempts, err: error },
+        retryAt === null ? 'job failed for good' : 'job failed; it will be retried',
+      );
+      await this.repo.fail(job.id, this.worker, message, retryAt, now).catch((failure: unknown) => {
+        this.options.log.error({ err: failure, job: job.id }, 'a failed job could not be recorded');
+      });
+    }
+  }
+}

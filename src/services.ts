@@ -1,0 +1,112 @@
+// The composition root: every repository and service of one instance, built once and shared by
+// the HTTP app, the job workers and the CLI, so a route, a job and a command do the same thing
+// through the same code.
+import type { AppConfig } from './config.js';
+import { analyze, EnginePool, type AnalyzeOptions } from './index.js';
+import type { DatabaseHandle } from './db/connection.js';
+import { AnalyticsRepository } from './db/analytics-repository.js';
+import { JobsRepository } from './db/jobs-repository.js';
+import { ReportsRepository } from './db/reports-repository.js';
+import { UsersRepository } from './db/users-repository.js';
+import { WebsitesRepository } from './db/websites-repository.js';
+import { openJobQueue } from './jobs/open-queue.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { JobLog } from './jobs/log.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { AnalysisPool } from './reports/analysis-pool.js';
+import { ReportService, type PageAnalyser } from './reports/report-service.js';
+import { systemClock, type Clock } from './time.js';
+import { StatsService } from './tracking/stats-service.js';
+
+export interface Repositories {
+  users: UsersRepository;
+  websites: WebsitesRepository;
+  reports: ReportsRepository;
+  analytics: AnalyticsRepository;
+}
+
+export interface ServiceOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  log: JobLog;
+  clock?: Clock;
+  /** Tests only: a DNS resolver and connection hooks for the analyser (production uses the system's). */
+  analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
+  /** Parse pages in worker threads (the server); the CLI analyses in its own thread. */
+  engineWorkers?: boolean;
+}
+
+export interface Services {
+  config: AppConfig;
+  database: DatabaseHandle;
+  clock: Clock;
+  log: JobLog;
+  repos: Repositories;
+  /** The instance's analysis slots, shared fairly by account (every analysis goes through it). */
+  analysisPool: AnalysisPool;
+  reports: ReportService;
+  stats: StatsService;
+  /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
+  jobs: JobQueue;
+  /** Recurring work (due monitors, digests): every instance ticks, keyed jobs make each run once. */
+  scheduler: Scheduler;
+  /** Starts this instance's job workers and schedules (the server; tests drain instead). */
+  startWorkers(): Promise<void>;
+  /** Stops schedules and workers, then the engine's threads; the database stays open. */
+  close(): Promise<void>;
+}
+
+export function buildServices({
+  config,
+  database,
+  log,
+  clock = systemClock,
+  analysisHooks,
+  engineWorkers = true,
+}: ServiceOptions): Services {
+  const repos: Repositories = {
+    users: new UsersRepository(database.db, clock),
+    websites: new WebsitesRepository(database.db, clock),
+    reports: new ReportsRepository(database.db, database.engine, clock),
+    analytics: new AnalyticsRepository(database.db, database.engine, clock),
+  };
+  const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
+    perAccountLimit: config.analysisConcurrencyPerAccount,
+  });
+  const engine =
+    engineWorkers && config.analysisWorkers > 0
+      ? new EnginePool(config.analysisWorkers, {
+          onWorkerError: (error) => log.warn({ err: error }, 'an analysis worker failed; it was replaced'),
+        })
+      : undefined;
+  const analysePage: PageAnalyser = (url, signal, account) =>
+    analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
+  const reports = new ReportService(repos.reports, analysisPool, analysePage);
+  const stats = new StatsService(repos.analytics);
+  const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
+  const scheduler = new Scheduler(clock, log);
+
+  let started = false;
+  return {
+    config,
+    database,
+    clock,
+    log,
+    repos,
+    analysisPool,
+    reports,
+    stats,
+    jobs,
+    scheduler,
+    async startWorkers() {
+      started = true;
+      await jobs.start();
+      scheduler.start();
+    },
+    async close() {
+      await scheduler.stop();
+      if (started) await jobs.stop();
+      await engine?.close();
+    },
+  };
+}
