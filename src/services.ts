@@ -86,7 +86,6 @@ export function buildServices({
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
 
-  let started = false;
   return {
     config,
     database,
@@ -99,13 +98,12 @@ export function buildServices({
     jobs,
     scheduler,
     async startWorkers() {
-      started = true;
       await jobs.start();
       scheduler.start();
     },
     async close() {
       await scheduler.stop();
-      if (started) await jobs.stop();
+      await jobs.stop(); // also closes the connections a sending-only process opened
       await engine?.close();
     },
   };

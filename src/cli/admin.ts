@@ -1,19 +1,9 @@
-// `serve`, `migrate`, `users create`, `keys rotate`: the commands that need the database.
+// `serve`, `migrate`, `users create`, `keys rotate`, `jobs`: the commands that need the database.
 import type { CliIo } from './io.js';
 import { loadConfig, type AppConfig } from '../config.js';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../db/connection.js';
+import { withDatabase } from './database.js';
 import { UsersRepository } from '../db/users-repository.js';
 import { AccountError, createAccount, rotateKey } from '../accounts/accounts.js';
-
-async function withDatabase<T>(config: AppConfig, work: (db: DatabaseHandle, applied: string[]) => Promise<T>): Promise<T> {
-  const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
-  try {
-    const applied = await migrateToLatest(database);
-    return await work(database, applied);
-  } finally {
-    await database.close();
-  }
-}
 
 export async function runAdmin(command: string, args: string[], io: CliIo): Promise<number> {
   let config: AppConfig;
@@ -41,6 +31,10 @@ export async function runAdmin(command: string, args: string[], io: CliIo): Prom
         const key = await withDatabase(config, (db) => rotateKey(new UsersRepository(db.db), args[1]));
         io.stdout.write(`Issued a new API key for ${args[1].trim().toLowerCase()}; the old one no longer works:\n${key}\n`);
         return 0;
+      }
+      case 'jobs': {
+        const { runJobs } = await import('./jobs.js');
+        return await runJobs(config, args, io);
       }
       case 'serve': {
         const { serve } = await import('./serve.js');

@@ -11,6 +11,7 @@ Commands:
   migrate                    apply pending database migrations
   users create <email>       create an account; prints its API key on the last line
   keys rotate <email>        issue a new API key for an account; the old one stops working
+  jobs                       list the jobs queued, waiting to retry, running or failed
   analyze <url…> [--json] [--concurrency N]
                              analyse pages without a server or database
 `;
@@ -27,7 +28,8 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
     case 'serve':
     case 'migrate':
     case 'users':
-    case 'keys': {
+    case 'keys':
+    case 'jobs': {
       const { runAdmin } = await import('./admin.js');
       return runAdmin(command, rest, io);
     }

@@ -88,8 +88,10 @@ export class SqliteJobQueue implements JobQueue {
     this.stopping = true;
     this.wake();
     await this.loop;
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, this.options.graceMs ?? 30_000).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.graceMs ?? 30_000)));
     await Promise.race([Promise.allSettled([...this.running]), grace]);
+    clearTimeout(timer);
     if (this.running.size > 0) {
       // Past the grace period: abort what still runs and hand it back for another process.
       this.abort.abort(new Error('the instance is shutting down'));
