@@ -13,6 +13,9 @@ Commands:
   keys rotate <email>        issue a new API key for an account; the old one stops working
   analyze <url…> [--json] [--concurrency N]
                              analyse pages without a server or database
+  mail outbox                print the mails kept without SMTP_URL (date, recipient, subject)
+  mail test <to>             send a test mail now and print the SMTP server's answer
+  mail digest [--website ID] send the digest of the last complete period now
 `;
 
 const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr };
@@ -23,6 +26,10 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
     case 'analyze': {
       const { runAnalyze } = await import('./analyze.js');
       return runAnalyze(rest, io);
+    }
+    case 'mail': {
+      const { runMail } = await import('./mail.js');
+      return runMail(rest, io);
     }
     case 'serve':
     case 'migrate':
