@@ -5,14 +5,18 @@ import type { AppConfig } from './config.js';
 import { analyze, EnginePool, type AnalyzeOptions } from './index.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { AnalyticsRepository } from './db/analytics-repository.js';
+import { DigestsRepository } from './db/digests-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
+import { MailsRepository } from './db/mails-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
 import { openJobQueue } from './jobs/open-queue.js';
-import type { JobQueue } from './jobs/queue.js';
+import { DELIVERY_POLICY, type JobQueue } from './jobs/queue.js';
 import type { JobLog } from './jobs/log.js';
 import { Scheduler } from './jobs/scheduler.js';
+import { DIGEST_SEND_JOB, DigestService, type DigestJob } from './digests/digest-service.js';
+import { MAIL_SEND_JOB, MailService, type MailJob } from './mail/mail-service.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
@@ -48,6 +52,10 @@ export interface Services {
   stats: StatsService;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
   jobs: JobQueue;
+  /** Every mail goes through it: stored, then sent by a job (or kept in the outbox without SMTP_URL). */
+  mail: MailService;
+  /** Periodic traffic digests of websites with e-mail on. */
+  digests: DigestService;
   /** Recurring work (due monitors, digests): every instance ticks, keyed jobs make each run once. */
   scheduler: Scheduler;
   /** Starts this instance's job workers and schedules (the server; tests drain instead). */
@@ -86,6 +94,21 @@ export function buildServices({
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
 
+  const mail = new MailService({ settings: config.mail, repo: new MailsRepository(database.db, clock), jobs, clock, log });
+  jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), DELIVERY_POLICY);
+  scheduler.add('mail.sweep', (now) => mail.sweep(now));
+  const digests = new DigestService({
+    config,
+    repo: new DigestsRepository(database.db, clock),
+    stats,
+    mail,
+    jobs,
+    clock,
+    log,
+  });
+  jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload));
+  scheduler.add('digests', (now) => digests.schedule(now));
+
   return {
     config,
     database,
@@ -96,6 +119,8 @@ export function buildServices({
     reports,
     stats,
     jobs,
+    mail,
+    digests,
     scheduler,
     async startWorkers() {
       await jobs.start();
@@ -103,7 +128,9 @@ export function buildServices({
     },
     async close() {
       await scheduler.stop();
-      await jobs.stop(); // also closes the connections a sending-only process opened
+      // Also when only sending: pg-boss keeps connections from the first send.
+      await jobs.stop();
+      mail.close();
       await engine?.close();
     },
   };

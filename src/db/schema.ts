@@ -27,6 +27,8 @@ export interface WebsitesTable {
   /** argon2id hash of the share-page password, or null. */
   password_hash: string | null;
   email: Toggle | null;
+  /** When `email` last became 1 (null while it is not 1): digests cover periods from then on. */
+  email_since: string | null;
   exclude_bots: Toggle;
   exclude_ips: string | null;
   exclude_params: string | null;
@@ -115,6 +117,8 @@ export interface Database {
   analytics_visitors: AnalyticsVisitorsTable;
   analytics_rollups: AnalyticsRollupsTable;
   jobs: JobsTable;
+  mails: MailsTable;
+  digests: DigestsTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */
@@ -133,4 +137,42 @@ export interface JobsTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * A mail: `queued` until a job (or `rankscope mail`) takes it, `sending` while one does (until
+ * `locked_until`), then `sent`, `failed` (every attempt failed) or `outbox` (no SMTP_URL).
+ */
+export type MailStatus = 'queued' | 'sending' | 'sent' | 'outbox' | 'failed';
+
+export interface MailsTable {
+  id: Generated<number>;
+  /** Makes the mail unique (a digest's website and period); null for one-off mails. */
+  key: string | null;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  status: MailStatus;
+  /** SMTP attempts made. */
+  attempts: number;
+  /** 1 once its `mail.send` job is queued (0: a sweep queues it; see mail/mail-service.ts). */
+  job_queued: Toggle;
+  locked_until: string | null;
+  last_error: string | null;
+  /** What the SMTP server answered when it took the mail. */
+  smtp_response: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+/** A scheduled digest, recorded once its mail is queued (so each period gets one). */
+export interface DigestsTable {
+  website_id: number;
+  /** daily, weekly or monthly (EMAIL_DIGEST when it was sent). */
+  period: string;
+  /** First UTC day of the period, YYYY-MM-DD. */
+  period_start: string;
+  created_at: string;
 }

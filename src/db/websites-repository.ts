@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, WebsitesTable } from './schema.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from './text.js';
@@ -15,8 +15,11 @@ export interface WebsiteListQuery {
   offset: number;
 }
 
-export type NewWebsite = Omit<WebsiteRow, 'id' | 'created_at' | 'updated_at'>;
-export type WebsiteChanges = Omit<Updateable<WebsitesTable>, 'id' | 'user_id' | 'domain' | 'created_at' | 'updated_at'>;
+export type NewWebsite = Omit<WebsiteRow, 'id' | 'email_since' | 'created_at' | 'updated_at'>;
+export type WebsiteChanges = Omit<
+  Updateable<WebsitesTable>,
+  'id' | 'user_id' | 'domain' | 'email_since' | 'created_at' | 'updated_at'
+>;
 
 export class WebsitesRepository {
   private writes = 0;
@@ -71,7 +74,7 @@ export class WebsitesRepository {
     try {
       return await this.db
         .insertInto('websites')
-        .values({ ...website, created_at: now, updated_at: now })
+        .values({ ...website, email_since: website.email === 1 ? now : null, created_at: now, updated_at: now })
         .returningAll()
         .executeTakeFirstOrThrow();
     } finally {
@@ -80,10 +83,19 @@ export class WebsitesRepository {
   }
 
   async update(userId: number, id: number, changes: WebsiteChanges): Promise<WebsiteRow | undefined> {
+    const now = nowTimestamp(this.clock);
+    // `email_since` follows `email` in the same statement: set when it becomes 1 (kept while it
+    // stays 1), cleared when it becomes 0 or null (digests/: the first digest is for a later period).
+    const emailSince =
+      changes.email === 1
+        ? { email_since: sql<string>`case when email = 1 and email_since is not null then email_since else ${now} end` }
+        : changes.email !== undefined
+          ? { email_since: null }
+          : {};
     try {
       return await this.db
         .updateTable('websites')
-        .set({ ...changes, updated_at: nowTimestamp(this.clock) })
+        .set({ ...changes, ...emailSince, updated_at: now })
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .returningAll()

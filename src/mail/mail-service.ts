@@ -1,0 +1,192 @@
+// Mail for every feature (contract "Monitors and e-mail"): `queue` stores the mail and queues a
+// `mail.send` job; the job sends it by SMTP, or, without SMTP_URL, keeps it in the outbox.
+//
+// Each mail is sent once: a job takes the row with a conditional UPDATE (mails-repository.ts
+// `claim`), so a re-run, a second instance or the CLI finds it taken or sent and sends nothing.
+// None is lost: a failed attempt is retried with DELIVERY_POLICY (about 24 hours) and the row
+// ends `failed` with the last attempt; a mail whose job was never queued (its process stopped in
+// between) is queued by the sweep, which every instance's scheduler runs.
+import type { MailSettings } from '../config.js';
+import type { MailRow, MailsRepository } from '../db/mails-repository.js';
+import type { JobLog } from '../jobs/log.js';
+import { DELIVERY_POLICY, type JobContext, type JobQueue } from '../jobs/queue.js';
+import { nowTimestamp, type Clock } from '../time.js';
+import type { MailMessage, Mailer } from './mail-message.js';
+import { SEND_DEADLINE_MS, SmtpSender } from './smtp.js';
+
+export const MAIL_SEND_JOB = 'mail.send';
+
+export interface MailJob {
+  mailId: number;
+}
+
+/** What became of one delivery. */
+export type Delivery =
+  | { status: 'sent'; response: string }
+  | { status: 'outbox' }
+  /** Nothing was done: the mail is gone, or already sent, failed or in the outbox. */
+  | { status: 'skipped'; current: MailRow['status'] | 'missing' };
+
+/** Thrown when one SMTP attempt failed (the message is safe to show: no credentials). */
+export class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError';
+}
+
+/** A row is held for one attempt this long: past every timeout of a send. */
+const CLAIM_MS = SEND_DEADLINE_MS * 5;
+/** A mail without a job for this long is taken to be orphaned, and gets one. */
+const ORPHAN_AFTER_MS = 10 * 60_000;
+/** Sent and failed mails are kept this long (the outbox is kept). */
+const KEEP_MS = 30 * 86_400_000;
+const SWEEP_EVERY_MS = 60_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+export interface MailServiceOptions {
+  settings: MailSettings;
+  repo: MailsRepository;
+  jobs: JobQueue;
+  clock: Clock;
+  log: JobLog;
+}
+
+export class MailService implements Mailer {
+  private readonly smtp: SmtpSender | null;
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: MailServiceOptions) {
+    const { smtpUrl, from } = options.settings;
+    this.smtp = smtpUrl === null ? null : new SmtpSender(smtpUrl, from);
+  }
+
+  /** Whether SMTP_URL is set (without it every mail goes to the outbox). */
+  get canSend(): boolean {
+    return this.smtp !== null;
+  }
+
+  /** Where mail goes, without credentials (null: the outbox). */
+  get target(): string | null {
+    return this.smtp?.target ?? null;
+  }
+
+  async queue(message: MailMessage, options: { key?: string } = {}): Promise<void> {
+    await this.enqueue(message, options.key ?? null);
+  }
+
+  /** Stores the mail and queues its job; returns the row, or undefined when the key was taken. */
+  async enqueue(message: MailMessage, key: string | null): Promise<MailRow | undefined> {
+    const row = await this.options.repo.insert({ ...fields(message), key });
+    if (!row) return undefined;
+    try {
+      await this.queueJob(row.id);
+    } catch (error) {
+      // Stored is enough: the sweep queues its job (ORPHAN_AFTER_MS).
+      this.options.log.warn({ err: error, mail: row.id }, 'a mail was stored but its job could not be queued yet');
+    }
+    return row;
+  }
+
+  /**
+   * Stores the mail and sends it at once in this process (the CLI): no job runs unless this
+   * attempt fails, and then one retries it with the usual policy. Throws MailDeliveryError then.
+   */
+  async sendNow(message: MailMessage): Promise<Delivery> {
+    const row = await this.options.repo.insert({ ...fields(message), key: null });
+    if (!row) throw new Error('the mail could not be stored');
+    try {
+      return await this.deliver(row.id, false);
+    } catch (error) {
+      await this.queueJob(row.id, this.options.clock.now() + DELIVERY_POLICY.retryDelaySeconds * 1000).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The `mail.send` job: the last of its attempts leaves the mail `failed` when it fails. */
+  async runJob(payload: MailJob, context: JobContext): Promise<void> {
+    const outcome = await this.deliver(payload.mailId, context.attempt > DELIVERY_POLICY.retryLimit);
+    if (outcome.status === 'sent') this.options.log.info({ mail: payload.mailId, response: outcome.response }, 'mail sent');
+  }
+
+  /**
+   * One delivery attempt of a stored mail. Without SMTP_URL the mail goes to the outbox. A
+   * failed attempt puts it back in the queue (`failed` when `final`) and throws.
+   */
+  async deliver(mailId: number, final: boolean): Promise<Delivery> {
+    const { repo } = this.options;
+    const current = await repo.find(mailId);
+    if (!current) return { status: 'skipped', current: 'missing' };
+    if (current.status === 'sent' || current.status === 'failed' || current.status === 'outbox') {
+      return { status: 'skipped', current: current.status };
+    }
+    if (!this.smtp) {
+      if (await repo.moveToOutbox(mailId)) return { status: 'outbox' };
+      const now = await repo.find(mailId);
+      return { status: 'skipped', current: now?.status ?? 'missing' };
+    }
+    const row = await repo.claim(mailId, CLAIM_MS);
+    if (!row) {
+      const now = await repo.find(mailId);
+      if (now?.status === 'sending') throw new MailDeliveryError('another process is sending this mail');
+      return { status: 'skipped', current: now?.status ?? 'missing' };
+    }
+    try {
+      const { response } = await this.smtp.send(message(row));
+      await repo.markSent(mailId, response);
+      return { status: 'sent', response };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await repo.markAttemptFailed(mailId, reason, final ? 'failed' : 'queued');
+      throw new MailDeliveryError(reason);
+    }
+  }
+
+  /** Sends a mail now without storing it (`rankscope mail test`); the server's answer. */
+  async sendTest(message: MailMessage): Promise<string> {
+    if (!this.smtp) throw new MailDeliveryError('SMTP_URL is not set');
+    try {
+      return (await this.smtp.send(message)).response;
+    } catch (error) {
+      throw new MailDeliveryError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The mails kept without SMTP_URL, oldest first. */
+  outbox(): Promise<MailRow[]> {
+    return this.options.repo.outbox();
+  }
+
+  /** Scheduled on every instance, each minute: queues the jobs of orphaned mails; prunes old ones hourly. */
+  async sweep(now: number): Promise<void> {
+    if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const { repo } = this.options;
+    const before = nowTimestamp({ now: () => now - ORPHAN_AFTER_MS });
+    for (const id of await repo.orphans(before, 100)) await this.queueJob(id);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await repo.prune(nowTimestamp({ now: () => now - KEEP_MS }));
+    }
+  }
+
+  close(): void {
+    this.smtp?.close();
+  }
+
+  /** One job per mail (keyed by its id), then the row records that it has one. */
+  private async queueJob(mailId: number, startAfter?: number): Promise<void> {
+    await this.options.jobs.send<MailJob>(
+      MAIL_SEND_JOB,
+      { mailId },
+      { key: String(mailId), ...(startAfter === undefined ? {} : { startAfter }) },
+    );
+    await this.options.repo.markJobQueued(mailId);
+  }
+}
+
+function fields(message: MailMessage) {
+  return { recipient: message.to, subject: message.subject, text: message.text, html: message.html };
+}
+
+function message(row: MailRow): MailMessage {
+  return { to: row.recipient, subject: row.subject, text: row.text, html: row.html };
+}
