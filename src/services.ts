@@ -8,7 +8,11 @@ import { AnalyticsRepository } from './db/analytics-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
+import { WebhookDeliveriesRepository } from './db/webhook-deliveries-repository.js';
+import { WebhooksRepository } from './db/webhooks-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
+import { systemResolver } from './analysis/fetch/address-guard.js';
+import type { EventSink } from './events.js';
 import { openJobQueue } from './jobs/open-queue.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { JobLog } from './jobs/log.js';
@@ -17,12 +21,15 @@ import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
 import { StatsService } from './tracking/stats-service.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface Repositories {
   users: UsersRepository;
   websites: WebsitesRepository;
   reports: ReportsRepository;
   analytics: AnalyticsRepository;
+  webhooks: WebhooksRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
 }
 
 export interface ServiceOptions {
@@ -46,6 +53,10 @@ export interface Services {
   analysisPool: AnalysisPool;
   reports: ReportService;
   stats: StatsService;
+  /** Webhooks: their targets' address check and their deliveries (a job). */
+  webhooks: WebhookService;
+  /** Where services publish what happened to an account's resources (the webhooks). */
+  events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
   jobs: JobQueue;
   /** Recurring work (due monitors, digests): every instance ticks, keyed jobs make each run once. */
@@ -69,6 +80,8 @@ export function buildServices({
     websites: new WebsitesRepository(database.db, clock),
     reports: new ReportsRepository(database.db, database.engine, clock),
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
+    webhooks: new WebhooksRepository(database.db, clock),
+    webhookDeliveries: new WebhookDeliveriesRepository(database.db, clock),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,
@@ -81,12 +94,30 @@ export function buildServices({
       : undefined;
   const analysePage: PageAnalyser = (url, signal, account) =>
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
-  const reports = new ReportService(repos.reports, analysisPool, analysePage);
-  const stats = new StatsService(repos.analytics);
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
+  const webhooks = new WebhookService({
+    webhooks: repos.webhooks,
+    deliveries: repos.webhookDeliveries,
+    jobs,
+    clock,
+    log,
+    // The analyser's address guard: a webhook may POST only where a report may fetch.
+    guard: {
+      policy: {
+        allowPrivateAddresses: config.analysis.request.allowPrivateAddresses,
+        treatAsPublic: analysisHooks?.guard?.treatAsPublic,
+      },
+      resolver: analysisHooks?.resolver ?? systemResolver,
+      hooks: analysisHooks?.guard,
+    },
+    version: config.version,
+  });
+  webhooks.register(jobs, scheduler);
+  const events: EventSink = webhooks;
+  const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
+  const stats = new StatsService(repos.analytics);
 
-  let started = false;
   return {
     config,
     database,
@@ -96,16 +127,18 @@ export function buildServices({
     analysisPool,
     reports,
     stats,
+    webhooks,
+    events,
     jobs,
     scheduler,
     async startWorkers() {
-      started = true;
       await jobs.start();
       scheduler.start();
     },
     async close() {
       await scheduler.stop();
-      if (started) await jobs.stop();
+      // Also when never started: a send or a drain opens pg-boss, whose pool would keep the process alive.
+      await jobs.stop();
       await engine?.close();
     },
   };
