@@ -10,7 +10,11 @@ import { JobsRepository } from './db/jobs-repository.js';
 import { MailsRepository } from './db/mails-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
+import { WebhookDeliveriesRepository } from './db/webhook-deliveries-repository.js';
+import { WebhooksRepository } from './db/webhooks-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
+import { systemResolver } from './analysis/fetch/address-guard.js';
+import type { EventSink } from './events.js';
 import { openJobQueue } from './jobs/open-queue.js';
 import { DELIVERY_POLICY, type JobQueue } from './jobs/queue.js';
 import type { JobLog } from './jobs/log.js';
@@ -21,12 +25,15 @@ import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
 import { StatsService } from './tracking/stats-service.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface Repositories {
   users: UsersRepository;
   websites: WebsitesRepository;
   reports: ReportsRepository;
   analytics: AnalyticsRepository;
+  webhooks: WebhooksRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
 }
 
 export interface ServiceOptions {
@@ -50,6 +57,10 @@ export interface Services {
   analysisPool: AnalysisPool;
   reports: ReportService;
   stats: StatsService;
+  /** Webhooks: their targets' address check and their deliveries (a job). */
+  webhooks: WebhookService;
+  /** Where services publish what happened to an account's resources (the webhooks). */
+  events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
   jobs: JobQueue;
   /** Every mail goes through it: stored, then sent by a job (or kept in the outbox without SMTP_URL). */
@@ -77,6 +88,8 @@ export function buildServices({
     websites: new WebsitesRepository(database.db, clock),
     reports: new ReportsRepository(database.db, database.engine, clock),
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
+    webhooks: new WebhooksRepository(database.db, clock),
+    webhookDeliveries: new WebhookDeliveriesRepository(database.db, clock),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,
@@ -89,10 +102,29 @@ export function buildServices({
       : undefined;
   const analysePage: PageAnalyser = (url, signal, account) =>
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
-  const reports = new ReportService(repos.reports, analysisPool, analysePage);
-  const stats = new StatsService(repos.analytics);
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
+  const webhooks = new WebhookService({
+    webhooks: repos.webhooks,
+    deliveries: repos.webhookDeliveries,
+    jobs,
+    clock,
+    log,
+    // The analyser's address guard: a webhook may POST only where a report may fetch.
+    guard: {
+      policy: {
+        allowPrivateAddresses: config.analysis.request.allowPrivateAddresses,
+        treatAsPublic: analysisHooks?.guard?.treatAsPublic,
+      },
+      resolver: analysisHooks?.resolver ?? systemResolver,
+      hooks: analysisHooks?.guard,
+    },
+    version: config.version,
+  });
+  webhooks.register(jobs, scheduler);
+  const events: EventSink = webhooks;
+  const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
+  const stats = new StatsService(repos.analytics);
 
   const mail = new MailService({ settings: config.mail, repo: new MailsRepository(database.db, clock), jobs, clock, log });
   jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), DELIVERY_POLICY);
@@ -118,6 +150,8 @@ export function buildServices({
     analysisPool,
     reports,
     stats,
+    webhooks,
+    events,
     jobs,
     mail,
     digests,
@@ -128,7 +162,7 @@ export function buildServices({
     },
     async close() {
       await scheduler.stop();
-      // Also when only sending: pg-boss keeps connections from the first send.
+      // Also when never started: a send or a drain opens pg-boss, whose pool would keep the process alive.
       await jobs.stop();
       mail.close();
       await engine?.close();

@@ -31,9 +31,11 @@ import { healthRoutes } from './routes/health.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportsRoutes } from './routes/reports.js';
 import { statsRoutes } from './routes/stats.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
+import { Webhook, WebhookDelivery } from './schemas/webhooks.js';
 import { Website } from './schemas/websites.js';
 import type { ApiTypeProvider } from './type-provider.js';
 import { buildServices, type Services } from '../services.js';
@@ -164,6 +166,8 @@ export async function buildApp({
     Project,
     Account,
     Website,
+    Webhook,
+    WebhookDelivery,
   ])
     app.addSchema(schema);
 
@@ -259,9 +263,10 @@ export async function buildApp({
       useLaravelValidation(api);
       websitesRoutes(api, repos.websites);
       reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
-      projectsRoutes(api, repos.reports);
+      projectsRoutes(api, repos.reports, reportService);
       accountRoutes(api, repos.reports, repos.websites);
       statsRoutes(api, { websites: repos.websites, stats });
+      webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
     },
     { prefix: '/api/v1' },
   );

@@ -4,6 +4,7 @@ import { normalizeDomain } from '../websites/domain.js';
 import { normalizeIpList, normalizeParamList } from '../websites/exclusions.js';
 import { normalizeTargetUrl } from '../analysis/analyze.js';
 import { FetchError, fetchFailureMessage } from '../analysis/errors.js';
+import { parseTargetUrl } from '../webhooks/target.js';
 
 registerFormat('domain', (value, attr) => {
   const domain = normalizeDomain(value);
@@ -32,6 +33,9 @@ registerFormat('http-url', (value, attr) => {
     return { error: specific ? `The ${attr} is invalid: ${error.message}` : `The ${attr} must be a valid URL.` };
   }
 });
+
+// A webhook's target: an absolute http(s) URL as given (no scheme is assumed for a bare host).
+registerFormat('webhook-url', (value, attr) => parseTargetUrl(value, attr));
 
 // A calendar day, YYYY-MM-DD: Laravel's date_format:Y-m-d, which also refuses days the calendar
 // lacks (2026-02-30), since PHP's parse of them would not format back to the same text.

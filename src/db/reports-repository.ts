@@ -200,15 +200,17 @@ export class ReportsRepository {
   }
 
   /** Deletes a project's reports; the number deleted (0: no such project). */
-  async deleteProject(userId: number, project: string): Promise<number> {
+  /** Deletes the account's reports in `project`; their ids (each one's deletion is an event). */
+  async deleteProject(userId: number, project: string): Promise<number[]> {
     // A project is a host name: none is longer than 255 characters, so such a name matches nothing.
-    if (project.length > 255 || !canMatchStoredText(project)) return 0;
-    const result = await this.db
+    if (project.length > 255 || !canMatchStoredText(project)) return [];
+    const rows = await this.db
       .deleteFrom('reports')
       .where('user_id', '=', userId)
       .where('project', '=', project)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id).sort((a, b) => a - b);
   }
 
   /**

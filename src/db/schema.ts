@@ -119,6 +119,8 @@ export interface Database {
   jobs: JobsTable;
   mails: MailsTable;
   digests: DigestsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */
@@ -174,5 +176,40 @@ export interface DigestsTable {
   period: string;
   /** First UTC day of the period, YYYY-MM-DD. */
   period_start: string;
+  created_at: string;
+}
+
+/** An account's webhook: where its events are POSTed. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  /** The subscribed event names, comma-separated, in EVENT_NAMES order (src/events.ts). */
+  events: string;
+  active: Toggle;
+  /**
+   * The HMAC key of the signatures, as shown once on create. Stored as it is: it must be
+   * usable to sign, and a key to encrypt it would live in this same database (README "Webhooks").
+   */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one webhook: the exact body sent (and re-sent on each retry) and its outcome. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: string;
+  /** The JSON body, byte for byte what every attempt sends and signs. */
+  payload: string;
+  /** The delivery's unique id (X-Rankscope-Delivery), the same on every retry. */
+  uuid: string;
+  attempts: number;
+  /** The receiver's last HTTP status, null when none answered. */
+  status_code: number | null;
+  /** Why the last attempt failed (null after a success). */
+  error: string | null;
+  delivered_at: string | null;
   created_at: string;
 }

@@ -3,7 +3,9 @@
 // (analysis-pool.ts), with its privacy applied, stored. Callers validate first: privacy changes
 // that lack a password are refused by lacksPassword (sharing/privacy-change.ts) before any work.
 import type { AnalysedPage } from '../analysis/types.js';
+import { reportResource } from '../api/resources/report.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
+import { noEvents, type EventSink } from '../events.js';
 import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
 import type { AccountKey, AnalysisPool } from './analysis-pool.js';
 
@@ -32,13 +34,15 @@ export class ReportService {
     private readonly reports: ReportsRepository,
     private readonly pool: AnalysisPool,
     private readonly analysePage: PageAnalyser,
+    /** Hears report.created, report.updated and report.deleted (webhooks). */
+    private readonly events: EventSink = noEvents,
   ) {}
 
   /** Analyses `report.url` for `account` and stores the report. */
   async create(account: number, report: NewReport, signal: AbortSignal): Promise<ReportRow> {
     const page = await this.analyse(report.url, account, signal);
     const privacy = await applyPrivacy(report, NEW_RESOURCE);
-    return this.reports.create({
+    const row = await this.reports.create({
       user_id: account,
       url: page.url,
       project: page.project,
@@ -48,17 +52,35 @@ export class ReportService {
       password_hash: privacy.password_hash,
       generated_at: page.generated_at,
     });
+    await this.events.publish(account, 'report.created', reportResource(row));
+    return row;
   }
 
   /** Applies `change` to a stored report; undefined when the report was deleted meanwhile. */
   async update(current: StoredReport, change: ReportChange, signal: AbortSignal): Promise<ReportRow | undefined> {
     const page = change.rerun ? await this.analyse(current.url, current.user_id, signal) : null;
     const privacy = await applyPrivacy(change, current);
-    return this.reports.update(current.user_id, current.id, {
+    const row = await this.reports.update(current.user_id, current.id, {
       privacy: privacy.privacy,
       password_hash: privacy.password_hash,
       ...(page ? { result: page.result, results: JSON.stringify(page.results), generated_at: page.generated_at } : {}),
     });
+    if (row) await this.events.publish(current.user_id, 'report.updated', reportResource(row));
+    return row;
+  }
+
+  /** Deletes one of the account's reports; false when it has none with this id. */
+  async delete(account: number, id: number): Promise<boolean> {
+    if (!(await this.reports.delete(account, id))) return false;
+    await this.events.publish(account, 'report.deleted', { id });
+    return true;
+  }
+
+  /** Deletes the account's reports in `project`; how many (each one is a report.deleted event). */
+  async deleteProject(account: number, project: string): Promise<number> {
+    const ids = await this.reports.deleteProject(account, project);
+    for (const id of ids) await this.events.publish(account, 'report.deleted', { id });
+    return ids.length;
   }
 
   /** One analysis, in the account's turn. */

@@ -39,6 +39,8 @@ function formatArbitrary(format: string, site: PageSite): fc.Arbitrary<string> {
         .map((l) => l.join('\n'));
     case 'param-list':
       return fc.array(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), { maxLength: 4 }).map((l) => l.join('\n'));
+    case 'webhook-url':
+      return fc.constantFrom('/', '/hook', '/hook?x=1').map((p) => `${site.origin}${p}`);
     case 'date':
       return fc.integer({ min: 0, max: 60 }).map((n) => new Date(Date.UTC(2026, 10, 1 + n)).toISOString().slice(0, 10));
     default:
@@ -60,6 +62,7 @@ function invalidValues(schema: Json): unknown[] {
     if (schema.enum) out.push('zzz-not-listed');
     if (schema.maxLength !== undefined) out.push('x'.repeat(schema.maxLength + 1));
     if (schema.format === 'http-url') out.push('not a url', 'ftp://example.com/', 'http://user:pw@127.0.0.1/');
+    if (schema.format === 'webhook-url') out.push('not a url', 'example.com', 'ftp://example.com/', 'http://user:pw@127.0.0.1/');
     if (schema.format === 'domain') out.push('not a domain', '-bad.example', 'exa_mple.com');
     if (schema.format === 'ip-list') out.push('1.2.3.4\n999.1.1.1', '10.0.0.0/99');
     if (schema.format === 'param-list') out.push('a b', 'x=y');
@@ -86,6 +89,9 @@ function valueArbitrary(schema: Json, where: Where, site: PageSite): fc.Arbitrar
       return fc.boolean();
     case 'number':
       return fc.integer({ min: -1000, max: 1000 });
+    case 'array':
+      // A form or query string carries it comma-separated (encode() joins it), JSON as an array.
+      return fc.array(valueArbitrary(schema.items, where, site), { minLength: schema.minItems ?? 0, maxLength: 4 });
     case 'integer':
       return fc.integer({ min: schema.minimum ?? 0, max: schema.maximum ?? 10_000 });
     case 'string': {
@@ -223,6 +229,14 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
     if (path.startsWith('/api/v1/projects/')) {
       await seedReport(t.db.handle, userId, { url: 'https://project.example/x' });
       return path.replace('{project}', 'project.example');
+    }
+    if (path.startsWith('/api/v1/webhooks/')) {
+      const created = await t.call(key, {
+        method: 'POST',
+        url: '/api/v1/webhooks',
+        form: { url: `${site.origin}/hook`, events: 'report.created' },
+      });
+      return path.replace('{id}', String(created.json().data.id));
     }
     throw new Error(`no resource for ${path}`);
   }

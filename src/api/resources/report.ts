@@ -8,7 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import type { StoredReport } from '../../db/reports-repository.js';
 import type { PaginatedBody } from '../pagination.js';
 import type { EncodedJson } from '../schemas/common.js';
-import type { ReportCreated, ReportPage, ReportShown } from '../schemas/reports.js';
+import type { Report, ReportCreated, ReportPage, ReportShown } from '../schemas/reports.js';
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
@@ -26,6 +26,13 @@ function pushReport(row: StoredReport, parts: Buffer[]): void {
         `"created_at":${JSON.stringify(row.created_at)},"updated_at":${JSON.stringify(row.updated_at)}}`,
     ),
   );
+}
+
+/** The Report as a value (event payloads: webhooks): the very JSON the API writes, read back. */
+export function reportResource(row: StoredReport): Static<typeof Report> {
+  const parts: Buffer[] = [];
+  pushReport(row, parts);
+  return JSON.parse(Buffer.concat(parts).toString('utf8'));
 }
 
 /** `{"data": <report>, "status": …}`, the envelope of envelope.ts in bytes. */

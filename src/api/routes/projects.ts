@@ -1,6 +1,7 @@
 // /api/v1/projects: an account's projects (the hosts its reports belong to) and their removal.
 import { Type } from '@sinclair/typebox';
 import type { ReportsRepository } from '../../db/reports-repository.js';
+import type { ReportService } from '../../reports/report-service.js';
 import { ok } from '../envelope.js';
 import { notFound } from '../errors.js';
 import { errorResponses } from '../openapi-responses.js';
@@ -9,7 +10,7 @@ import { Envelope, Paginated } from '../schemas/common.js';
 import { Project, ProjectListQuery } from '../schemas/reports.js';
 import type { Api } from '../type-provider.js';
 
-export function projectsRoutes(app: Api, reports: ReportsRepository): void {
+export function projectsRoutes(app: Api, reports: ReportsRepository, service: ReportService): void {
   const tags = ['projects'];
 
   app.get(
@@ -63,7 +64,7 @@ export function projectsRoutes(app: Api, reports: ReportsRepository): void {
     },
     async (request) => {
       const { project } = request.params;
-      const deletedReports = await reports.deleteProject(request.user!.id, project);
+      const deletedReports = await service.deleteProject(request.user!.id, project);
       if (deletedReports === 0) throw notFound('Project');
       return ok({ project, deleted: deletedReports });
     },

@@ -142,7 +142,7 @@ export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps
       schema: { tags, summary: 'Delete a report', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } },
     },
     async (request) => {
-      if (!(await reports.delete(request.user!.id, request.params.id))) throw notFound('Report');
+      if (!(await service.delete(request.user!.id, request.params.id))) throw notFound('Report');
       return deleted(request.params.id);
     },
   );

@@ -1,0 +1,146 @@
+// Webhooks: the event sink every service publishes to (events.ts), and the delivery job. Publishing
+// stores one delivery per subscribed active webhook, holding the exact body to send, and queues
+// its job; the job POSTs that body (signed with the webhook's secret) and retries with the
+// queue's backoff for about a day (DELIVERY_POLICY) until the receiver answers 2xx.
+import { randomUUID } from 'node:crypto';
+import type { WebhookDeliveriesRepository } from '../db/webhook-deliveries-repository.js';
+import type { WebhookRow, WebhooksRepository } from '../db/webhooks-repository.js';
+import type { EventName, EventSink } from '../events.js';
+import type { JobLog } from '../jobs/log.js';
+import { DELIVERY_POLICY, type JobQueue } from '../jobs/queue.js';
+import type { Scheduler } from '../jobs/scheduler.js';
+import { formatTimestamp, nowTimestamp, type Clock } from '../time.js';
+import { eventsOf } from './event-list.js';
+import { postWebhook } from './post.js';
+import { signatureOf } from './signature.js';
+import { refusedTarget, type TargetGuard } from './target.js';
+
+export const DELIVER_JOB = 'webhook.deliver';
+export const PRUNE_JOB = 'webhook.prune';
+/** Deliveries are listed for this long, then pruned. */
+export const DELIVERY_RETENTION_DAYS = 30;
+/** The whole exchange (connect, send, answer) must fit in this. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+const DAY_MS = 86_400_000;
+
+export interface WebhookServiceOptions {
+  webhooks: WebhooksRepository;
+  deliveries: WebhookDeliveriesRepository;
+  jobs: JobQueue;
+  clock: Clock;
+  log: JobLog;
+  /** The address guard for targets (the analyser's policy and resolver). */
+  guard: TargetGuard;
+  /** The instance's version, for the User-Agent. */
+  version: string;
+  timeoutMs?: number;
+}
+
+/** A failed attempt: the job throws it so the queue retries. */
+export class DeliveryFailedError extends Error {
+  override name = 'DeliveryFailedError';
+}
+
+export class WebhookService implements EventSink {
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: WebhookServiceOptions) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  }
+
+  /** Registers the delivery and pruning jobs and the pruning schedule (before the queue starts). */
+  register(jobs: JobQueue, scheduler: Scheduler): void {
+    jobs.register<{ deliveryId: number }>(
+      DELIVER_JOB,
+      (payload, context) => this.deliver(payload.deliveryId, context.attempt),
+      DELIVERY_POLICY,
+    );
+    jobs.register(PRUNE_JOB, async () => {
+      await this.prune();
+    });
+    // Every instance ticks; the hour's key makes one pruning job an hour.
+    scheduler.add('webhooks.prune', async (now) => {
+      await jobs.send(PRUNE_JOB, {}, { key: `deliveries:${new Date(now).toISOString().slice(0, 13)}` });
+    });
+  }
+
+  /**
+   * One delivery for each of the account's active webhooks subscribed to `event`, each queued.
+   * Never throws: the caller's work (a report stored) is done, so a failure here is logged.
+   */
+  async publish(userId: number, event: EventName, data: object): Promise<void> {
+    let listeners: WebhookRow[];
+    try {
+      listeners = (await this.options.webhooks.active(userId)).filter((hook) => eventsOf(hook.events).includes(event));
+    } catch (error) {
+      this.options.log.error({ err: error, event, userId }, 'webhook events could not be queued');
+      return;
+    }
+    if (listeners.length === 0) return;
+    const createdAt = nowTimestamp(this.options.clock);
+    const payload = JSON.stringify({ event, created_at: createdAt, data });
+    for (const hook of listeners) {
+      try {
+        const delivery = await this.options.deliveries.create(
+          { webhook_id: hook.id, event, payload, uuid: randomUUID() },
+          createdAt,
+        );
+        await this.options.jobs.send(DELIVER_JOB, { deliveryId: delivery.id });
+      } catch (error) {
+        // e.g. the webhook was deleted meanwhile (its deliveries go with it)
+        this.options.log.error({ err: error, event, webhook: hook.id }, 'a webhook event could not be queued');
+      }
+    }
+  }
+
+  /** Null when `url` may be a webhook's target (the address guard, after DNS); otherwise why not. */
+  refusedTarget(url: string): Promise<string | null> {
+    return refusedTarget(url, this.options.guard);
+  }
+
+  /**
+   * The delivery job: one attempt. A delivery whose webhook was deleted (its row went with it) or
+   * made inactive is dropped unsent; a 2xx records the success; anything else records the answer
+   * and throws, so the queue retries (`attempt` > the policy's retries: the last one).
+   */
+  async deliver(deliveryId: number, attempt: number): Promise<void> {
+    const { deliveries, webhooks } = this.options;
+    const delivery = await deliveries.find(deliveryId);
+    if (!delivery || delivery.delivered_at !== null) return;
+    const hook = await webhooks.findById(delivery.webhook_id);
+    if (!hook) return;
+    if (hook.active !== 1) {
+      await deliveries.failed(delivery.id, null, 'Not sent: the webhook is inactive.');
+      return;
+    }
+    const attempts = (await deliveries.countAttempt(delivery.id)) ?? delivery.attempts + 1;
+    const outcome = await postWebhook(
+      hook.url,
+      delivery.payload,
+      {
+        'content-type': 'application/json',
+        'user-agent': `Rankscope-Webhooks/${this.options.version}`,
+        'x-rankscope-event': delivery.event,
+        'x-rankscope-delivery': delivery.uuid,
+        'x-rankscope-signature': signatureOf(hook.secret, delivery.payload),
+      },
+      this.options.guard,
+      this.timeoutMs,
+    );
+    if (outcome.error === null) {
+      await deliveries.succeeded(delivery.id, outcome.statusCode ?? 200);
+      return;
+    }
+    const last = attempt > DELIVERY_POLICY.retryLimit;
+    const error = last ? `${outcome.error} Gave up after ${attempts} attempts.` : outcome.error;
+    await deliveries.failed(delivery.id, outcome.statusCode, error);
+    throw new DeliveryFailedError(outcome.error);
+  }
+
+  /** Deletes deliveries older than DELIVERY_RETENTION_DAYS; how many. */
+  prune(): Promise<number> {
+    const cutoff = this.options.clock.now() - DELIVERY_RETENTION_DAYS * DAY_MS;
+    return this.options.deliveries.pruneBefore(formatTimestamp(new Date(Math.floor(cutoff))));
+  }
+}
