@@ -6,6 +6,8 @@ import { analyze, EnginePool, type AnalyzeOptions } from './index.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { AnalyticsRepository } from './db/analytics-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
+import { MonitorsRepository } from './db/monitors-repository.js';
+import { ReportHistoryRepository } from './db/report-history-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
@@ -13,6 +15,10 @@ import { openJobQueue } from './jobs/open-queue.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { JobLog } from './jobs/log.js';
 import { Scheduler } from './jobs/scheduler.js';
+import { noEvents, type EventSink } from './events.js';
+import type { Mailer } from './mail/mail-message.js';
+import { pendingMailer } from './mail/pending.js';
+import { MonitorService } from './monitors/monitor-service.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
@@ -23,6 +29,8 @@ export interface Repositories {
   websites: WebsitesRepository;
   reports: ReportsRepository;
   analytics: AnalyticsRepository;
+  monitors: MonitorsRepository;
+  history: ReportHistoryRepository;
 }
 
 export interface ServiceOptions {
@@ -34,6 +42,10 @@ export interface ServiceOptions {
   analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
   /** Parse pages in worker threads (the server); the CLI analyses in its own thread. */
   engineWorkers?: boolean;
+  /** Tests only: a Mailer that records what would be sent, in place of the instance's. */
+  mail?: Mailer;
+  /** Tests only: an EventSink that records what is published, in place of the instance's. */
+  events?: EventSink;
 }
 
 export interface Services {
@@ -46,6 +58,12 @@ export interface Services {
   analysisPool: AnalysisPool;
   reports: ReportService;
   stats: StatsService;
+  /** Scheduled re-runs of reports: the due-run task, the run and alert jobs. */
+  monitors: MonitorService;
+  /** Where every feature hands its mails (stored, then sent by a job or kept in the outbox). */
+  mail: Mailer;
+  /** What happened to an account's resources, for webhooks. */
+  events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
   jobs: JobQueue;
   /** Recurring work (due monitors, digests): every instance ticks, keyed jobs make each run once. */
@@ -63,12 +81,15 @@ export function buildServices({
   clock = systemClock,
   analysisHooks,
   engineWorkers = true,
+  ...given
 }: ServiceOptions): Services {
   const repos: Repositories = {
     users: new UsersRepository(database.db, clock),
     websites: new WebsitesRepository(database.db, clock),
     reports: new ReportsRepository(database.db, database.engine, clock),
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
+    monitors: new MonitorsRepository(database.db, clock),
+    history: new ReportHistoryRepository(database.db),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,
@@ -85,6 +106,24 @@ export function buildServices({
   const stats = new StatsService(repos.analytics);
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
+  // TEMPORARY until the mail service and webhooks are merged: the real MailService replaces
+  // pendingMailer (which throws 'mail service not wired'), the webhooks' sink replaces noEvents.
+  const mail: Mailer = pendingMailer;
+  const mailer: Mailer = given.mail ?? mail;
+  const events: EventSink = given.events ?? noEvents;
+  const monitors = new MonitorService({
+    monitors: repos.monitors,
+    reports: repos.reports,
+    history: repos.history,
+    reportService: reports,
+    jobs,
+    mailer,
+    events,
+    clock,
+    log,
+    appUrl: config.appUrl,
+  });
+  monitors.register(jobs, scheduler);
 
   let started = false;
   return {
@@ -96,6 +135,9 @@ export function buildServices({
     analysisPool,
     reports,
     stats,
+    monitors,
+    mail: mailer,
+    events,
     jobs,
     scheduler,
     async startWorkers() {

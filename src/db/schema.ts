@@ -115,6 +115,8 @@ export interface Database {
   analytics_visitors: AnalyticsVisitorsTable;
   analytics_rollups: AnalyticsRollupsTable;
   jobs: JobsTable;
+  report_history: ReportHistoryTable;
+  monitors: MonitorsTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */
@@ -133,4 +135,38 @@ export interface JobsTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * One analysis of a report (its creation and every re-run): the score and check counts, and
+ * which checks passed, so a monitor's run can tell which checks changed since the one before.
+ */
+export interface ReportHistoryTable {
+  id: Generated<number>;
+  report_id: number;
+  result: number;
+  passed: number;
+  failed: number;
+  /** The names of the checks that passed, comma-separated in the report's order. */
+  passed_checks: string;
+  generated_at: string;
+}
+
+export type MonitorFrequency = 'daily' | 'weekly' | 'monthly';
+
+/** A scheduled re-run of one report (src/monitors/). */
+export interface MonitorsTable {
+  id: Generated<number>;
+  user_id: number;
+  report_id: number;
+  frequency: MonitorFrequency;
+  /** Points the score must fall by for an alert, 1–100. */
+  alert_drop: number;
+  email: Toggle;
+  last_run_at: string | null;
+  /** When the scheduler queues its next run (always in the future once it has been queued). */
+  next_run_at: string;
+  last_result: number | null;
+  created_at: string;
+  updated_at: string;
 }
