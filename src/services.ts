@@ -125,7 +125,6 @@ export function buildServices({
   });
   monitors.register(jobs, scheduler);
 
-  let started = false;
   return {
     config,
     database,
@@ -141,13 +140,12 @@ export function buildServices({
     jobs,
     scheduler,
     async startWorkers() {
-      started = true;
       await jobs.start();
       scheduler.start();
     },
     async close() {
       await scheduler.stop();
-      if (started) await jobs.stop();
+      await jobs.stop(); // also a queue only sent to or drained (pg-boss opens its pool on first use)
       await engine?.close();
     },
   };

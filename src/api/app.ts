@@ -248,6 +248,7 @@ export async function buildApp({
     await web.register(cookie, { secret: cookieSecret });
     webRoutes(web, {
       reports: repos.reports,
+      history: repos.history,
       websites: repos.websites,
       counter,
       config: config.analysis,
