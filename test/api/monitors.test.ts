@@ -118,6 +118,8 @@ describe('monitors API', () => {
       [{ report_id: String(theirs.id), frequency: 'daily' }, { report_id: ['The selected report id is invalid.'] }],
       [{ report_id: '987654', frequency: 'daily' }, { report_id: ['The selected report id is invalid.'] }],
       [{ report_id: '0', frequency: 'daily' }, { report_id: ['The selected report id is invalid.'] }],
+      [{ report_id: '2147483648', frequency: 'daily' }, { report_id: ['The selected report id is invalid.'] }],
+      [{ report_id: '99999999999999', frequency: 'daily' }, { report_id: ['The selected report id is invalid.'] }],
       [{ report_id: String(mine.id), frequency: 'hourly' }, { frequency: ['The selected frequency is invalid.'] }],
       [
         { report_id: String(mine.id), frequency: 'daily', alert_drop: '0' },

@@ -3,6 +3,7 @@
 // like an unknown one), call the repository or the monitor service, respond.
 import type { MonitorsRepository } from '../../db/monitors-repository.js';
 import type { ReportsRepository } from '../../db/reports-repository.js';
+import { isIdInRange } from '../../ids.js';
 import type { MonitorService } from '../../monitors/monitor-service.js';
 import { created, deleted, ok } from '../envelope.js';
 import { notFound } from '../errors.js';
@@ -78,7 +79,8 @@ export function monitorsRoutes(app: Api, { monitors, reports, service }: Monitor
     async (request, reply) => {
       const userId = request.user!.id;
       const body = await withRules(request, async (valid, errors) => {
-        if (typeof valid.report_id === 'number' && !(await reports.owns(userId, valid.report_id))) {
+        const reportId = valid.report_id;
+        if (typeof reportId === 'number' && !(isIdInRange(reportId) && (await reports.owns(userId, reportId)))) {
           addError(errors, 'report_id', REPORT_ID_INVALID);
         }
       });
