@@ -1,8 +1,9 @@
 // Creating and refreshing reports, for every caller: the API's routes, scheduled monitors, and
 // site crawls next. A report is the analysis of one page, run through the instance's fair pool
 // (analysis-pool.ts), with its privacy applied, stored. Every analysis stored also adds an item
-// to the report's history (the repository writes both in one transaction). Callers validate first: privacy changes
-// that lack a password are refused by lacksPassword (sharing/privacy-change.ts) before any work.
+// to the report's history (the repository writes both in one transaction). Callers validate
+// first: privacy changes that lack a password are refused by lacksPassword
+// (sharing/privacy-change.ts) before any work.
 import type { AnalysedPage } from '../analysis/types.js';
 import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
