@@ -12,5 +12,10 @@ const DIGITS = /^[0-9]{1,10}$/;
 export function parseId(raw: string): number | null {
   if (!DIGITS.test(raw)) return null;
   const id = Number(raw);
-  return id >= 1 && id <= MAX_ID ? id : null;
+  return isIdInRange(id) ? id : null;
+}
+
+/** Whether an integer can be an id at all (a body field naming a resource: anything else names none). */
+export function isIdInRange(n: number): boolean {
+  return Number.isInteger(n) && n >= 1 && n <= MAX_ID;
 }

@@ -8,6 +8,8 @@ import { AnalyticsRepository } from './db/analytics-repository.js';
 import { DigestsRepository } from './db/digests-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
 import { MailsRepository } from './db/mails-repository.js';
+import { MonitorsRepository } from './db/monitors-repository.js';
+import { ReportHistoryRepository } from './db/report-history-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
 import { WebhookDeliveriesRepository } from './db/webhook-deliveries-repository.js';
@@ -21,6 +23,8 @@ import type { JobLog } from './jobs/log.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { DIGEST_SEND_JOB, DigestService, type DigestJob } from './digests/digest-service.js';
 import { MAIL_SEND_JOB, MailService, type MailJob } from './mail/mail-service.js';
+import type { Mailer } from './mail/mail-message.js';
+import { MonitorService } from './monitors/monitor-service.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
@@ -34,6 +38,8 @@ export interface Repositories {
   analytics: AnalyticsRepository;
   webhooks: WebhooksRepository;
   webhookDeliveries: WebhookDeliveriesRepository;
+  monitors: MonitorsRepository;
+  history: ReportHistoryRepository;
 }
 
 export interface ServiceOptions {
@@ -45,6 +51,10 @@ export interface ServiceOptions {
   analysisHooks?: Pick<AnalyzeOptions, 'resolver' | 'guard'>;
   /** Parse pages in worker threads (the server); the CLI analyses in its own thread. */
   engineWorkers?: boolean;
+  /** Tests only: a Mailer that records what would be sent, in place of the instance's. */
+  mail?: Mailer;
+  /** Tests only: an EventSink that records what is published, in place of the instance's. */
+  events?: EventSink;
 }
 
 export interface Services {
@@ -59,6 +69,8 @@ export interface Services {
   stats: StatsService;
   /** Webhooks: their targets' address check and their deliveries (a job). */
   webhooks: WebhookService;
+  /** Scheduled re-runs of reports: the due-run task, the run and alert jobs. */
+  monitors: MonitorService;
   /** Where services publish what happened to an account's resources (the webhooks). */
   events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
@@ -82,6 +94,7 @@ export function buildServices({
   clock = systemClock,
   analysisHooks,
   engineWorkers = true,
+  ...given
 }: ServiceOptions): Services {
   const repos: Repositories = {
     users: new UsersRepository(database.db, clock),
@@ -90,6 +103,8 @@ export function buildServices({
     analytics: new AnalyticsRepository(database.db, database.engine, clock),
     webhooks: new WebhooksRepository(database.db, clock),
     webhookDeliveries: new WebhookDeliveriesRepository(database.db, clock),
+    monitors: new MonitorsRepository(database.db, clock),
+    history: new ReportHistoryRepository(database.db),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,
@@ -122,7 +137,7 @@ export function buildServices({
     version: config.version,
   });
   webhooks.register(jobs, scheduler);
-  const events: EventSink = webhooks;
+  const events: EventSink = given.events ?? webhooks;
   const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
   const stats = new StatsService(repos.analytics);
 
@@ -140,6 +155,21 @@ export function buildServices({
   });
   jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload));
   scheduler.add('digests', (now) => digests.schedule(now));
+  // Tests may hand in a recording mailer; everything else gets the MailService.
+  const mailer: Mailer = given.mail ?? mail;
+  const monitors = new MonitorService({
+    monitors: repos.monitors,
+    reports: repos.reports,
+    history: repos.history,
+    reportService: reports,
+    jobs,
+    mailer,
+    events,
+    clock,
+    log,
+    appUrl: config.appUrl,
+  });
+  monitors.register(jobs, scheduler);
 
   return {
     config,
@@ -151,6 +181,7 @@ export function buildServices({
     reports,
     stats,
     webhooks,
+    monitors,
     events,
     jobs,
     mail,

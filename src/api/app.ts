@@ -28,17 +28,20 @@ import { registerRateLimit } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
+import { monitorsRoutes } from './routes/monitors.js';
 import { projectsRoutes } from './routes/projects.js';
+import { reportHistoryRoutes } from './routes/report-history.js';
 import { reportsRoutes } from './routes/reports.js';
 import { statsRoutes } from './routes/stats.js';
 import { webhooksRoutes } from './routes/webhooks.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
+import { HistoryItem, Monitor } from './schemas/monitors.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
 import { Webhook, WebhookDelivery } from './schemas/webhooks.js';
 import { Website } from './schemas/websites.js';
 import type { ApiTypeProvider } from './type-provider.js';
-import { buildServices, type Services } from '../services.js';
+import { buildServices, type ServiceOptions, type Services } from '../services.js';
 import { useLaravelValidation } from './validator.js';
 
 export interface AppOptions {
@@ -52,6 +55,9 @@ export interface AppOptions {
   clock?: Clock;
   /** The instance's services (built here when absent, and then closed with the app). */
   services?: Services;
+  /** Tests only: record mails and events instead of sending them (see ServiceOptions). */
+  mail?: ServiceOptions['mail'];
+  events?: ServiceOptions['events'];
 }
 
 export type { Repositories } from '../services.js';
@@ -100,6 +106,8 @@ export async function buildApp({
   analysisHooks,
   clock = systemClock,
   services: given,
+  mail,
+  events,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
@@ -129,7 +137,7 @@ export async function buildApp({
 
   // One instance's services, shared with its job workers (services.ts). Tests and `serve` pass
   // theirs; otherwise the app builds its own and closes them with itself.
-  const services = given ?? buildServices({ config, database, log: app.log, clock, analysisHooks });
+  const services = given ?? buildServices({ config, database, log: app.log, clock, analysisHooks, mail, events });
   if (!given) app.addHook('onClose', async () => services.close());
   app.decorate('services', services);
   const repos = services.repos;
@@ -168,6 +176,8 @@ export async function buildApp({
     Website,
     Webhook,
     WebhookDelivery,
+    Monitor,
+    HistoryItem,
   ])
     app.addSchema(schema);
 
@@ -242,6 +252,7 @@ export async function buildApp({
     await web.register(cookie, { secret: cookieSecret });
     webRoutes(web, {
       reports: repos.reports,
+      history: repos.history,
       websites: repos.websites,
       counter,
       config: config.analysis,
@@ -267,6 +278,8 @@ export async function buildApp({
       accountRoutes(api, repos.reports, repos.websites);
       statsRoutes(api, { websites: repos.websites, stats });
       webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
+      reportHistoryRoutes(api, { reports: repos.reports, history: repos.history });
+      monitorsRoutes(api, { monitors: repos.monitors, reports: repos.reports, service: services.monitors });
     },
     { prefix: '/api/v1' },
   );

@@ -27,7 +27,9 @@ export class InvalidInput extends ValidationError {
 
 function resourceOf(field: TSchema): Resource | undefined {
   const marked: unknown = RESOURCE_ID in field ? field[RESOURCE_ID] : undefined;
-  return marked === 'Report' || marked === 'Website' || marked === 'Project' || marked === 'Webhook' ? marked : undefined;
+  return marked === 'Report' || marked === 'Website' || marked === 'Project' || marked === 'Webhook' || marked === 'Monitor'
+    ? marked
+    : undefined;
 }
 
 /** Path parameters: ids become numbers; a malformed id answers 404, exactly like an unknown one. */

@@ -136,9 +136,15 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     provider: migrationProvider(handle.engine),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    // Kysely's introspection (does the migration table exist?) reads every schema of the
+    // database; one dropped meanwhile by another deployment or test run fails it with
+    // invalid_schema_name (3F000) before any migration ran. Reading again finds it gone.
+    if (error && (error as { code?: string }).code === '3F000' && attempt < 3) continue;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // One ordered migration list for both engines. Only the identity column differs by dialect.
 import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 import type { DatabaseEngine } from './schema.js';
+import { summariseResults } from './report-history-repository.js';
 
 type IdBuilder = (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 
@@ -305,6 +306,76 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
       async down(db: Kysely<any>) {
         await db.schema.dropTable('webhook_deliveries').execute();
         await db.schema.dropTable('webhooks').execute();
+      },
+    },
+    '0006_report_history_monitors': {
+      // A report's history (one row per analysis) and monitors, its scheduled re-runs
+      // (src/monitors/). Reports stored before this migration get one history item each, from
+      // the analysis they hold, so every report's history starts with its first analysis.
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('report_history')
+          .addColumn('id', idType, id)
+          .addColumn('report_id', 'integer', (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('result', 'integer', (c) => c.notNull())
+          .addColumn('passed', 'integer', (c) => c.notNull())
+          .addColumn('failed', 'integer', (c) => c.notNull())
+          .addColumn('passed_checks', 'text', (c) => c.notNull())
+          .addColumn('generated_at', 'varchar(32)', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('report_history_report').on('report_history').columns(['report_id', 'id']).execute();
+
+        await db.schema
+          .createTable('monitors')
+          .addColumn('id', idType, id)
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('report_id', 'integer', (c) => c.notNull().references('reports.id').onDelete('cascade'))
+          .addColumn('frequency', 'varchar(16)', (c) => c.notNull())
+          .addColumn('alert_drop', 'integer', (c) => c.notNull())
+          .addColumn('email', 'integer', (c) => c.notNull())
+          .addColumn('last_run_at', 'varchar(32)')
+          .addColumn('next_run_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('last_result', 'integer')
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('monitors_user_id').on('monitors').columns(['user_id', 'id']).execute();
+        // The scheduler's lookup; and deleting a report finds its monitors by report_id.
+        await db.schema.createIndex('monitors_due').on('monitors').columns(['next_run_at', 'id']).execute();
+        await db.schema.createIndex('monitors_report').on('monitors').column('report_id').execute();
+
+        // Existing reports: one item each, in id order, a batch at a time (results are ~30 KB).
+        for (let after = 0; ; ) {
+          const batch: { id: number; result: number; results: string | Buffer; generated_at: string }[] = await db
+            .selectFrom('reports')
+            .select(['id', 'result', 'results', 'generated_at'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(200)
+            .execute();
+          if (batch.length === 0) break;
+          await db
+            .insertInto('report_history')
+            .values(
+              batch.map((r) => {
+                const summary = summariseResults(String(r.results));
+                return {
+                  report_id: r.id,
+                  result: r.result,
+                  passed: summary.passed,
+                  failed: summary.failed,
+                  passed_checks: summary.passedChecks.join(','),
+                  generated_at: r.generated_at,
+                };
+              }),
+            )
+            .execute();
+          after = batch[batch.length - 1].id;
+        }
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('monitors').execute();
+        await db.schema.dropTable('report_history').execute();
       },
     },
   };

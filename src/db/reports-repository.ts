@@ -4,6 +4,7 @@ import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from './text.js';
 import { prepared } from './prepared.js';
+import { insertHistory, type ReportHistoryRow } from './report-history-repository.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { Privacy } from '../sharing/privacy.js';
 
@@ -144,23 +145,70 @@ export class ReportsRepository {
       .executeTakeFirst();
   }
 
-  create(report: NewReport): Promise<ReportRow> {
-    const now = nowTimestamp(this.clock);
-    return this.db
-      .insertInto('reports')
-      .values({ ...report, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
-
-  update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
-    return this.db
-      .updateTable('reports')
-      .set({ ...changes, updated_at: nowTimestamp(this.clock) })
+  /** Whether the account has this report (a light check: no results read). */
+  async owns(userId: number, id: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('reports')
+      .select('id')
       .where('user_id', '=', userId)
       .where('id', '=', id)
-      .returningAll()
       .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Stores a new report and its first history item, in one transaction. */
+  async create(report: NewReport): Promise<ReportRow> {
+    return (await this.createRecorded(report)).report;
+  }
+
+  /** create(), also returning the history item it recorded. */
+  createRecorded(report: NewReport): Promise<{ report: ReportRow; history: ReportHistoryRow }> {
+    const now = nowTimestamp(this.clock);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('reports')
+        .values({ ...report, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const history = await insertHistory(trx, {
+        report_id: row.id,
+        result: row.result,
+        results: report.results,
+        generated_at: row.generated_at,
+      });
+      return { report: row, history };
+    });
+  }
+
+  /** Changes a report; new results (a re-run) add a history item in the same transaction. */
+  async update(userId: number, id: number, changes: ReportChanges): Promise<ReportRow | undefined> {
+    return (await this.updateRecorded(userId, id, changes))?.report;
+  }
+
+  /** update(), also returning the history item a re-run recorded (null when `changes` holds no results). */
+  async updateRecorded(
+    userId: number,
+    id: number,
+    changes: ReportChanges,
+  ): Promise<{ report: ReportRow; history: ReportHistoryRow | null } | undefined> {
+    const write = async (db: Kysely<Database>) => {
+      const row = await db
+        .updateTable('reports')
+        .set({ ...changes, updated_at: nowTimestamp(this.clock) })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row || changes.results === undefined) return row && { report: row, history: null };
+      const history = await insertHistory(db, {
+        report_id: row.id,
+        result: row.result,
+        results: String(changes.results),
+        generated_at: row.generated_at,
+      });
+      return { report: row, history };
+    };
+    return changes.results === undefined ? write(this.db) : this.db.transaction().execute(write);
   }
 
   async delete(userId: number, id: number): Promise<boolean> {

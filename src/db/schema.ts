@@ -121,6 +121,8 @@ export interface Database {
   digests: DigestsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  report_history: ReportHistoryTable;
+  monitors: MonitorsTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */
@@ -212,4 +214,38 @@ export interface WebhookDeliveriesTable {
   error: string | null;
   delivered_at: string | null;
   created_at: string;
+}
+
+/**
+ * One analysis of a report (its creation and every re-run): the score and check counts, and
+ * which checks passed, so a monitor's run can tell which checks changed since the one before.
+ */
+export interface ReportHistoryTable {
+  id: Generated<number>;
+  report_id: number;
+  result: number;
+  passed: number;
+  failed: number;
+  /** The names of the checks that passed, comma-separated in the report's order. */
+  passed_checks: string;
+  generated_at: string;
+}
+
+export type MonitorFrequency = 'daily' | 'weekly' | 'monthly';
+
+/** A scheduled re-run of one report (src/monitors/). */
+export interface MonitorsTable {
+  id: Generated<number>;
+  user_id: number;
+  report_id: number;
+  frequency: MonitorFrequency;
+  /** Points the score must fall by for an alert, 1–100. */
+  alert_drop: number;
+  email: Toggle;
+  last_run_at: string | null;
+  /** When the scheduler queues its next run (always in the future once it has been queued). */
+  next_run_at: string;
+  last_result: number | null;
+  created_at: string;
+  updated_at: string;
 }

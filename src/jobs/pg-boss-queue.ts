@@ -118,7 +118,8 @@ export class PgBossJobQueue implements JobQueue {
       id: row.id,
       type: row.name,
       state: row.state === 'created' ? 'queued' : row.state === 'active' ? 'running' : row.state === 'retry' ? 'retry' : 'failed',
-      // pg-boss counts a retry when it fetches it: a job waiting to retry has run retry_count + 1 times.
+      // pg-boss counts a retry when it starts it (retry_count + 1 on fetch): a job waiting to retry
+      // has run retry_count + 1 times, like an active or failed one; only a created one never ran.
       attempts: row.state === 'created' ? row.retry_count : row.retry_count + 1,
       lastError: row.error,
       runAt: row.state === 'active' && row.started_on ? row.started_on : row.start_after,

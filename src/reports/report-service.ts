@@ -1,9 +1,12 @@
-// Creating and refreshing reports, for every caller: the API's routes now, scheduled monitors and
+// Creating and refreshing reports, for every caller: the API's routes, scheduled monitors, and
 // site crawls next. A report is the analysis of one page, run through the instance's fair pool
-// (analysis-pool.ts), with its privacy applied, stored. Callers validate first: privacy changes
-// that lack a password are refused by lacksPassword (sharing/privacy-change.ts) before any work.
+// (analysis-pool.ts), with its privacy applied, stored. Every analysis stored also adds an item
+// to the report's history (the repository writes both in one transaction). Callers validate
+// first: privacy changes that lack a password are refused by lacksPassword
+// (sharing/privacy-change.ts) before any work.
 import type { AnalysedPage } from '../analysis/types.js';
 import { reportResource } from '../api/resources/report.js';
+import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
 import { noEvents, type EventSink } from '../events.js';
 import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
@@ -81,6 +84,22 @@ export class ReportService {
     const ids = await this.reports.deleteProject(account, project);
     for (const id of ids) await this.events.publish(account, 'report.deleted', { id });
     return ids.length;
+  }
+
+  /**
+   * Analyses a stored report's page again (as `results=1` does) and stores it; the history item
+   * it recorded comes back with it. Undefined when the report was deleted meanwhile.
+   */
+  async rerun(current: StoredReport, signal: AbortSignal): Promise<{ report: ReportRow; history: ReportHistoryRow } | undefined> {
+    const page = await this.analyse(current.url, current.user_id, signal);
+    const written = await this.reports.updateRecorded(current.user_id, current.id, {
+      result: page.result,
+      results: JSON.stringify(page.results),
+      generated_at: page.generated_at,
+    });
+    if (!written?.history) return undefined;
+    await this.events.publish(current.user_id, 'report.updated', reportResource(written.report));
+    return { report: written.report, history: written.history };
   }
 
   /** One analysis, in the account's turn. */

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createHash } from 'node:crypto';
 import type { AnalysisConfig } from '../analysis/config.js';
+import type { ReportHistoryRepository } from '../db/report-history-repository.js';
 import type { ReportsRepository } from '../db/reports-repository.js';
 import type { WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
@@ -32,8 +33,13 @@ import { loadTraffic } from './website-traffic.js';
 export const MAX_WRONG_PASSWORDS = 5;
 const ATTEMPT_WINDOW_MS = 60_000;
 
+/** Analyses a report page charts, at most (the newest): a daily monitor adds 365 a year. */
+export const MAX_HISTORY_POINTS = 500;
+
 export interface WebDeps {
   reports: ReportsRepository;
+  /** The report pages' score over time. */
+  history: ReportHistoryRepository;
   websites: WebsitesRepository;
   counter: WindowCounter;
   config: AnalysisConfig;
@@ -87,7 +93,7 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
 });
 
 export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
-  const { reports, websites, counter, config, clock, stats } = deps;
+  const { reports, history, websites, counter, config, clock, stats } = deps;
   const stylesheetTag = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
 
   const stylesheetSchema = {
@@ -168,7 +174,11 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
   sharePage(
     'report',
     (id) => reports.findById(id),
-    async (report) => renderReportPage({ ...report, results: JSON.parse(String(report.results)) as unknown }, { config }),
+    async (report) =>
+      renderReportPage(
+        { ...report, results: JSON.parse(String(report.results)) as unknown },
+        { config, history: await history.recentScores(report.id, MAX_HISTORY_POINTS) },
+      ),
   );
 
   sharePage(

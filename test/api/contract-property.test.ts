@@ -185,8 +185,11 @@ function queryString(query: Record<string, unknown>): string {
  */
 const OWN_BODY_PARSER = new Set(['post /api/event']);
 
-/** 422 rules the schemas cannot express: the field each may name for a valid-looking request (`to`: before `from`). */
-const CROSS_FIELD_RULES = new Set(['password', 'domain', 'to']);
+/**
+ * 422 rules the schemas cannot express: the field each may name for a valid-looking request (`to`: before `from`;
+ * `report_id`: not one of the account's reports).
+ */
+const CROSS_FIELD_RULES = new Set(['password', 'domain', 'to', 'report_id']);
 
 describe('the OpenAPI document and the server agree, for every operation', () => {
   let t: TestApp;
@@ -223,6 +226,15 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
         method: 'POST',
         url: '/api/v1/websites',
         form: { domain, privacy: '2', password: 'pw' },
+      });
+      return path.replace('{id}', String(created.json().data.id));
+    }
+    if (path.startsWith('/api/v1/monitors/')) {
+      const report = await seedReport(t.db.handle, userId, { url: `${site.origin}/a` });
+      const created = await t.call(key, {
+        method: 'POST',
+        url: '/api/v1/monitors',
+        form: { report_id: String(report.id), frequency: 'weekly' },
       });
       return path.replace('{id}', String(created.json().data.id));
     }

@@ -30,7 +30,7 @@ let accounts = 0;
 
 export async function testApp(
   env: Record<string, string> = {},
-  options: Pick<AppOptions, 'analysisHooks' | 'clock'> = {},
+  options: Pick<AppOptions, 'analysisHooks' | 'clock' | 'mail' | 'events'> = {},
 ): Promise<TestApp> {
   const db = await testDatabase();
   const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });

@@ -47,6 +47,16 @@ function envelopeBytes(row: StoredReport, status: 200 | 201): Buffer {
 export const shownReportJson = (row: StoredReport) => envelopeBytes(row, 200) as EncodedJson<Static<typeof ReportShown>>;
 export const createdReportJson = (row: StoredReport) => envelopeBytes(row, 201) as EncodedJson<Static<typeof ReportCreated>>;
 
+/**
+ * The API's Report as a plain object (the same bytes, parsed): the `data` of events about a
+ * report, so a webhook receiver gets exactly what GET /api/v1/reports/{id} shows.
+ */
+export function reportObject(row: StoredReport): Record<string, unknown> {
+  const parts: Buffer[] = [];
+  pushReport(row, parts);
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+}
+
 /** The paginated list: `data` (the rows' JSON), then `links`, `meta`, the page numbers, `status`. */
 export function reportPageJson(page: PageInfo, rows: StoredReport[]): EncodedJson<Static<typeof ReportPage>> {
   const parts = [Buffer.from('{"data":[')];

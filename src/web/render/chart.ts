@@ -1,5 +1,6 @@
-// The score-over-time chart of a website page: inline SVG, one point per report, described
-// for screen readers by its <title> and <desc> and by a text summary and data table beside it.
+// The score-over-time chart of a website page (one point per report) and of a report page (one
+// point per analysis in its history): inline SVG, described for screen readers by its <title>
+// and <desc> and by a text summary and data table beside it.
 
 import type { AnalysisConfig } from '../../analysis/config.js';
 import { formatDateTime, formatDay } from './format.js';
@@ -28,18 +29,26 @@ const MAX_MARKERS = 200;
 const y = (score: number) => TOP + ((100 - score) / 100) * PLOT_H;
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** What one point is, singular and plural ("report", "reports"; "analysis", "analyses"). */
+export type PointNoun = readonly [one: string, many: string];
+const REPORTS: PointNoun = ['report', 'reports'];
+
 /** Sentence summarising the series, also used as the chart's <desc>. */
-export function summariseScores(points: readonly ChartPoint[]): string {
-  if (points.length === 0) return 'No reports yet.';
+export function summariseScores(points: readonly ChartPoint[], [one, many]: PointNoun = REPORTS): string {
+  if (points.length === 0) return `No ${many} yet.`;
   const sorted = [...points].sort((a, b) => a.time - b.time);
   const first = sorted[0];
   const last = sorted[sorted.length - 1];
-  if (sorted.length === 1) return `One report, on ${formatDay(first.time)}, scored ${first.score}.`;
+  if (sorted.length === 1) return `One ${one}, on ${formatDay(first.time)}, scored ${first.score}.`;
   const scores = sorted.map((p) => p.score);
-  return `${sorted.length} reports from ${formatDay(first.time)} to ${formatDay(last.time)}; scores ranged from ${Math.min(...scores)} to ${Math.max(...scores)}, and the latest scored ${last.score}.`;
+  return `${sorted.length} ${many} from ${formatDay(first.time)} to ${formatDay(last.time)}; scores ranged from ${Math.min(...scores)} to ${Math.max(...scores)}, and the latest scored ${last.score}.`;
 }
 
-export function renderScoreChart(points: readonly ChartPoint[], bands: AnalysisConfig['bands']): SafeHtml {
+export function renderScoreChart(
+  points: readonly ChartPoint[],
+  bands: AnalysisConfig['bands'],
+  noun: PointNoun = REPORTS,
+): SafeHtml {
   const sorted = [...points].sort((a, b) => a.time - b.time);
   const t0 = sorted[0]?.time ?? 0;
   const t1 = sorted.at(-1)?.time ?? 0;
@@ -72,7 +81,7 @@ export function renderScoreChart(points: readonly ChartPoint[], bands: AnalysisC
 
   return html`<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc">
 <title id="chart-title">Score over time</title>
-<desc id="chart-desc">${summariseScores(sorted)}</desc>
+<desc id="chart-desc">${summariseScores(sorted, noun)}</desc>
 ${grid}${thresholds}${xLabels}
 ${line}${markers}
 </svg>`;

@@ -1,7 +1,7 @@
 // The share pages' renderers: pure functions from stored data to complete HTML documents.
 
 export { escapeHtml, safeHref } from './html.js';
-export { renderReportPage, type ShareReport, type ReportPageOptions } from './report.js';
+export { renderReportPage, type ShareReport, type ReportPageOptions, type HistoryPoint } from './report.js';
 export { renderWebsitePage, type ShareWebsite, type WebsiteReportRow, type WebsitePageOptions } from './website.js';
 export { TOP_LIMIT, TOP_LISTS, type TopList, type TopListName, type WebsiteTraffic } from './traffic.js';
 export type { DayCounts } from './traffic-chart.js';

@@ -1,9 +1,11 @@
-// The share page of one report: the score, counts by importance, then every check grouped by
-// importance with what was found, how to fix it, and its value.
+// The share page of one report: the score, its history as a chart when it has been analysed more
+// than once, counts by importance, then every check grouped by importance with what was found,
+// how to fix it, and its value.
 
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../analysis/config.js';
 import { readStoredCheck } from '../../analysis/checks/stored.js';
 import { bandOf } from '../../analysis/score.js';
+import { renderScoreChart, summariseScores, type ChartPoint, type PointNoun } from './chart.js';
 import { CHECK_NAMES, type Importance } from '../../analysis/types.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from './format.js';
 import { BAND_ICONS, BAND_WORDS, renderGauge } from './gauge.js';
@@ -22,9 +24,65 @@ export interface ShareReport {
   generated_at: string;
 }
 
+/** One analysis of the report (an item of its history). */
+export interface HistoryPoint {
+  result: number;
+  generated_at: string;
+  passed: number;
+  failed: number;
+}
+
 export interface ReportPageOptions {
   /** Score bands, weights and limits; DEFAULT_CONFIG when absent. */
   config?: AnalysisConfig;
+  /** The report's history, oldest first; charted when it holds two analyses or more. */
+  history?: readonly HistoryPoint[];
+}
+
+const ANALYSES: PointNoun = ['analysis', 'analyses'];
+/** Rows in the data table under the history chart, at most (the newest); the chart draws every point given. */
+const MAX_HISTORY_ROWS = 250;
+
+interface HistoryRow {
+  time: number;
+  score: number;
+  passed: number;
+  failed: number;
+}
+
+function historyRows(history: readonly HistoryPoint[]): HistoryRow[] {
+  return history.flatMap((h) => {
+    const time = parseTimestamp(h?.generated_at);
+    const score = normaliseScore(h?.result);
+    if (time === null || score === null) return [];
+    const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+    return [{ time, score, passed: count(h.passed), failed: count(h.failed) }];
+  });
+}
+
+/** The score over time: the chart, a sentence, and the numbers as a table (charts are images to screen readers). */
+function renderHistory(history: readonly HistoryPoint[], config: AnalysisConfig): SafeHtml | '' {
+  const rows = historyRows(history);
+  if (rows.length < 2) return '';
+  const points: ChartPoint[] = rows.map((r) => ({
+    time: r.time,
+    score: r.score,
+    label: `${r.passed} of ${r.passed + r.failed} checks passed`,
+  }));
+  const shown = [...rows].sort((a, b) => a.time - b.time).slice(-MAX_HISTORY_ROWS);
+  return html`<section class="card chart" aria-labelledby="history-heading">
+<div class="section-head"><h2 id="history-heading">Score over time</h2><p>${rows.length} analyses</p></div>
+${renderScoreChart(points, config.bands, ANALYSES)}
+<p class="muted">${summariseScores(points, ANALYSES)}</p>
+<details><summary>Show the chart’s data</summary>
+<table class="data-table"><caption class="visually-hidden">Score and checks passed at each analysis, oldest first</caption>
+<thead><tr><th scope="col">Date</th><th scope="col" class="num">Score</th><th scope="col" class="num">Passed</th><th scope="col" class="num">Failed</th></tr></thead>
+<tbody>${shown.map(
+    (r) =>
+      html`<tr><td class="num"><time datetime="${isoDateTime(r.time)}">${formatDateTime(r.time)}</time></td><td class="num">${r.score}</td><td class="num">${r.passed}</td><td class="num">${r.failed}</td></tr>`,
+  )}</tbody>
+</table></details>
+</section>`;
 }
 
 const IMPORTANCES: readonly Importance[] = ['high', 'medium', 'low'];
@@ -127,6 +185,7 @@ ${renderGauge(score, band)}
 </table>
 </div>
 </section>
+${renderHistory(options.history ?? [], config)}
 ${entries.length === 0 ? html`<section class="card empty"><h2>No checks</h2><p>This report holds no check results.</p></section>` : ''}
 ${byImportance.map(
   (g) => html`<section aria-labelledby="importance-${g.importance}">

@@ -1,0 +1,154 @@
+// /api/v1/monitors: scheduled re-runs of a report. Thin handlers — validate (the route's schemas),
+// authorise (every query is scoped to the key's account; another account's report is "invalid"
+// like an unknown one), call the repository or the monitor service, respond.
+import type { MonitorsRepository } from '../../db/monitors-repository.js';
+import type { ReportsRepository } from '../../db/reports-repository.js';
+import { isIdInRange } from '../../ids.js';
+import type { MonitorService } from '../../monitors/monitor-service.js';
+import { created, deleted, ok } from '../envelope.js';
+import { notFound } from '../errors.js';
+import { errorResponses } from '../openapi-responses.js';
+import { listParams, listPath, paginate } from '../pagination.js';
+import { monitorResource } from '../resources/monitor.js';
+import { addError, withRules } from '../rules.js';
+import { DeletedResponse, Envelope, IdParams, Paginated } from '../schemas/common.js';
+import { Monitor, MonitorCreateBody, MonitorUpdateBody, PageQuery } from '../schemas/monitors.js';
+import { Type } from '@sinclair/typebox';
+import type { Api } from '../type-provider.js';
+
+/** Laravel's `exists` message for report_id. */
+export const REPORT_ID_INVALID = 'The selected report id is invalid.';
+
+export interface MonitorsDeps {
+  monitors: MonitorsRepository;
+  reports: ReportsRepository;
+  service: MonitorService;
+}
+
+export function monitorsRoutes(app: Api, { monitors, reports, service }: MonitorsDeps): void {
+  const tags = ['monitors'];
+  const params = IdParams('Monitor');
+
+  app.get(
+    '/monitors',
+    {
+      schema: {
+        tags,
+        summary: 'List monitors, newest first',
+        querystring: PageQuery,
+        response: { 200: Paginated(Monitor), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const p = listParams<'id'>(request.query, 'id');
+      const { total, rows } = await monitors.list(request.user!.id, p.perPage, p.offset);
+      return paginate({
+        items: rows.map(monitorResource),
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['per_page', p.perPage]],
+      });
+    },
+  );
+
+  app.get(
+    '/monitors/:id',
+    {
+      schema: { tags, summary: 'Show a monitor', params, response: { 200: Envelope(Monitor), ...errorResponses(401, 404, 429) } },
+    },
+    async (request) => {
+      const row = await monitors.find(request.user!.id, request.params.id);
+      if (!row) throw notFound('Monitor');
+      return ok(monitorResource(row));
+    },
+  );
+
+  app.post(
+    '/monitors',
+    {
+      schema: {
+        tags,
+        summary: 'Create a monitor: its first run is one period after now (creating runs nothing)',
+        body: MonitorCreateBody,
+        response: { 201: Envelope(Monitor, 201), ...errorResponses(401, 413, 415, 422, 429) },
+      },
+      attachValidation: true, // report_id's `exists` answers in the schema's 422 (rules.ts)
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      const body = await withRules(request, async (valid, errors) => {
+        const reportId = valid.report_id;
+        if (typeof reportId === 'number' && !(isIdInRange(reportId) && (await reports.owns(userId, reportId)))) {
+          addError(errors, 'report_id', REPORT_ID_INVALID);
+        }
+      });
+      const row = await monitors.create({
+        user_id: userId,
+        report_id: body.report_id,
+        frequency: body.frequency,
+        alert_drop: body.alert_drop ?? 5,
+        email: body.email ?? 1,
+      });
+      return reply.code(201).send(created(monitorResource(row)));
+    },
+  );
+
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/monitors/:id',
+    schema: {
+      tags,
+      summary: 'Update a monitor (parameters in the form body or the query string); a new frequency moves next_run_at',
+      params,
+      body: MonitorUpdateBody,
+      response: { 200: Envelope(Monitor), ...errorResponses(401, 404, 413, 415, 422, 429) },
+    },
+    attachValidation: true, // 404 before any 422
+    handler: async (request) => {
+      const current = await monitors.find(request.user!.id, request.params.id);
+      if (!current) throw notFound('Monitor');
+      const body = await withRules(request, () => {});
+      const row = await monitors.update(current, {
+        ...(body.frequency != null ? { frequency: body.frequency } : {}),
+        ...(body.alert_drop != null ? { alert_drop: body.alert_drop } : {}),
+        ...(body.email != null ? { email: body.email } : {}),
+      });
+      if (!row) throw notFound('Monitor');
+      return ok(monitorResource(row));
+    },
+  });
+
+  app.delete(
+    '/monitors/:id',
+    {
+      schema: { tags, summary: 'Delete a monitor', params, response: { 200: DeletedResponse, ...errorResponses(401, 404, 429) } },
+    },
+    async (request) => {
+      if (!(await monitors.delete(request.user!.id, request.params.id))) throw notFound('Monitor');
+      return deleted(request.params.id);
+    },
+  );
+
+  app.post(
+    '/monitors/:id/run',
+    {
+      schema: {
+        tags,
+        summary: 'Queue a run of the monitor now (its schedule is unchanged)',
+        params,
+        response: {
+          202: Type.Object({ data: Monitor, status: Type.Literal(202) }),
+          ...errorResponses(401, 404, 413, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const row = await monitors.find(request.user!.id, request.params.id);
+      if (!row) throw notFound('Monitor');
+      await service.queueRun(row);
+      return reply.code(202).send({ data: monitorResource(row), status: 202 as const });
+    },
+  );
+}
