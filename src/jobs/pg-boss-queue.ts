@@ -127,12 +127,13 @@ export class PgBossJobQueue implements JobQueue {
     }));
   }
 
-  async drain(): Promise<number> {
+  async drain(only?: readonly string[]): Promise<number> {
     const boss = await this.open();
     let ran = 0;
     for (let progress = true; progress; ) {
       progress = false;
       for (const [type, registration] of this.types) {
+        if (only !== undefined && !only.includes(type)) continue;
         const [job] = await boss.fetch<unknown>(type, { batchSize: 1, includeMetadata: true });
         if (!job) continue;
         progress = true;

@@ -60,9 +60,9 @@ export interface JobQueue {
   list(): Promise<JobSummary[]>;
   /**
    * Runs, in this process, every registered job that is due now, until none is; returns how
-   * many ran. Tests move their clock and drain instead of sleeping.
+   * many ran (of `types` alone when given). Tests move their clock and drain instead of sleeping.
    */
-  drain(): Promise<number>;
+  drain(types?: readonly string[]): Promise<number>;
 }
 
 /** The policy of a type that registers none: a few quick retries. */

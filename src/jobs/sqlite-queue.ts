@@ -113,11 +113,11 @@ export class SqliteJobQueue implements JobQueue {
     }));
   }
 
-  async drain(): Promise<number> {
+  async drain(types?: readonly string[]): Promise<number> {
     let ran = 0;
     await this.maintain();
     for (;;) {
-      const job = await this.claim();
+      const job = await this.claim(types);
       if (!job) return ran;
       await this.run(job);
       ran++;
@@ -172,9 +172,10 @@ export class SqliteJobQueue implements JobQueue {
     }
   }
 
-  private claim(): Promise<JobRow | undefined> {
+  private claim(only?: readonly string[]): Promise<JobRow | undefined> {
     const now = this.options.clock.now();
-    return this.repo.claim([...this.types.keys()], this.worker, now, now + this.options.leaseSeconds * 1000);
+    const types = [...this.types.keys()].filter((type) => only === undefined || only.includes(type));
+    return this.repo.claim(types, this.worker, now, now + this.options.leaseSeconds * 1000);
   }
 
   private async run(job: JobRow): Promise<void> {

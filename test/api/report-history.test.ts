@@ -214,7 +214,7 @@ test('migration 0006 gives each report stored before it one history item, from i
     }
     await handle.db.insertInto('reports').values(rows).execute();
 
-    assert.deepEqual(await migrateToLatest(handle), ['0006_report_history_monitors']);
+    assert.equal((await migrateToLatest(handle))[0], '0006_report_history_monitors');
     const items = await handle.db.selectFrom('report_history').selectAll().orderBy('report_id').execute();
     const reports = await handle.db.selectFrom('reports').select(['id', 'result', 'generated_at']).orderBy('id').execute();
     assert.equal(items.length, 205, 'one item per report (more than one batch)');

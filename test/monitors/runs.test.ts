@@ -77,12 +77,12 @@ describe('monitor runs', () => {
 
     clock.set(Date.parse('2026-04-02T05:59:59.999Z'));
     await t.services.scheduler.tick();
-    assert.equal(await t.services.jobs.drain(), 0, 'not due yet');
+    assert.equal(await t.services.jobs.drain([MONITOR_RUN]), 0, 'not due yet');
 
     clock.set(Date.parse('2026-04-02T06:00:00Z'));
     await t.services.scheduler.tick();
     await t.services.scheduler.tick();
-    assert.equal(await t.services.jobs.drain(), 1, 'one run');
+    assert.equal(await t.services.jobs.drain([MONITOR_RUN]), 1, 'one run');
     assert.equal((await history(report.id)).length, 2);
     const after = await monitorOf(monitor.id);
     assert.equal(after.next_run_at, '2026-04-03T06:00:00.000000Z');
@@ -102,7 +102,7 @@ describe('monitor runs', () => {
     );
     assert.equal(await t.services.monitors.queueDue(clock.now()), 0, 'its key is taken');
     assert.equal((await monitorOf(monitor.id)).next_run_at, '2026-04-04T06:00:00.000000Z');
-    assert.equal(await t.services.jobs.drain(), 1);
+    assert.equal(await t.services.jobs.drain([MONITOR_RUN]), 1);
     assert.equal((await history(report.id)).length, 3);
   });
 
@@ -116,7 +116,7 @@ describe('monitor runs', () => {
       const queued = await Promise.all([t.services.monitors.queueDue(clock.now()), second.monitors.queueDue(clock.now())]);
       assert.equal(queued[0] + queued[1], 1, `queued ${queued}`);
       await Promise.all([t.services.scheduler.tick(), second.scheduler.tick()]);
-      const ran = (await t.services.jobs.drain()) + (await second.jobs.drain());
+      const ran = (await t.services.jobs.drain([MONITOR_RUN])) + (await second.jobs.drain([MONITOR_RUN]));
       assert.equal(ran, 1);
       assert.equal((await history(report.id)).length, 2);
       assert.equal((await monitorOf(monitor.id)).next_run_at, '2026-04-12T06:00:00.000000Z');
@@ -133,7 +133,7 @@ describe('monitor runs', () => {
     clock.set(Date.parse('2026-07-20T12:00:00Z')); // ten weeks and a bit later
     await t.services.scheduler.tick();
     await t.services.scheduler.tick();
-    assert.equal(await t.services.jobs.drain(), 1);
+    assert.equal(await t.services.jobs.drain([MONITOR_RUN]), 1);
     assert.equal((await history(report.id)).length, 2);
     // 2026-05-01 is a Friday: the next Friday 06:00 after 20 July is 24 July
     assert.equal((await monitorOf(monitor.id)).next_run_at, '2026-07-24T06:00:00.000000Z');
@@ -261,7 +261,7 @@ describe('monitor runs', () => {
       // pg-boss keeps its retry delays in PostgreSQL's time; the embedded queue uses the clock.
       change(goodPage());
       clock.advance(10 * 60_000);
-      assert.equal(await t.services.jobs.drain(), 1);
+      assert.equal(await t.services.jobs.drain([MONITOR_RUN]), 1);
       assert.equal((await history(report.id)).length, 2, 'the retry ran');
       assert.equal((await monitorOf(monitor.id)).last_result, (await history(report.id))[0].result);
     }
