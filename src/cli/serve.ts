@@ -18,22 +18,17 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
   }
 
   const app = await buildApp({ config, database });
-  await app.listen({ host: config.host, port: config.port });
-  // Jobs and schedules start once the instance serves, and stop after its last request.
-  await app.services.startWorkers();
-  await refreshStatistics(database);
-  const maintenance = setInterval(() => {
-    refreshStatistics(database).catch((error: unknown) => app.log.warn({ err: error }, 'refreshing query statistics failed'));
-  }, 3_600_000);
-  maintenance.unref();
-
-  return new Promise<number>((resolve) => {
+  let maintenance: NodeJS.Timeout | undefined;
+  // The signal handlers come first: a SIGTERM that arrives while the instance is still starting
+  // (pg-boss takes a moment) must shut it down gracefully too, not kill it.
+  let starting: Promise<unknown> = Promise.resolve();
+  const stopped = new Promise<number>((resolve) => {
     let closing = false;
     const shutdown = async (signal: string) => {
       // A repeated signal while closing changes nothing (orchestrators often send several).
       if (closing) return;
       closing = true;
-      app.log.info({ signal }, 'shutting down: refusing new connections, finishing in-flight requests and analyses');
+      app.log.info({ signal }, 'shutting down: refusing new connections, finishing in-flight requests, analyses and jobs');
       // In-flight work is bounded (analyses time out), but never wait forever for a stuck peer.
       const deadline = setTimeout(() => {
         app.log.error('shutdown took over 60 s: exiting anyway');
@@ -42,9 +37,14 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
       deadline.unref();
       clearInterval(maintenance);
       try {
+        await starting.catch(() => {});
         await app.close(); // stops accepting, waits for in-flight requests, then running jobs
         await database.close();
         resolve(0);
+        // Everything is closed. A pg-boss stopped right after it started can leave a worker's
+        // poll timer behind (it waits for a worker that never started to report stopped), so
+        // the process ends itself rather than idle until that timer gives up.
+        setTimeout(() => process.exit(0), 500).unref();
       } catch (error) {
         app.log.error({ err: error }, 'shutdown failed');
         resolve(1);
@@ -53,4 +53,17 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     process.on('SIGINT', () => void shutdown('SIGINT'));
   });
+
+  starting = (async () => {
+    await app.listen({ host: config.host, port: config.port });
+    // Jobs and schedules start once the instance serves, and stop after its last request.
+    await app.services.startWorkers();
+    await refreshStatistics(database);
+    maintenance = setInterval(() => {
+      refreshStatistics(database).catch((error: unknown) => app.log.warn({ err: error }, 'refreshing query statistics failed'));
+    }, 3_600_000);
+    maintenance.unref();
+  })();
+  await starting;
+  return stopped;
 }
