@@ -41,10 +41,6 @@ export async function serve(config: AppConfig, io: CliIo): Promise<number> {
         await app.close(); // stops accepting, waits for in-flight requests, then running jobs
         await database.close();
         resolve(0);
-        // Everything is closed. A pg-boss stopped right after it started can leave a worker's
-        // poll timer behind (it waits for a worker that never started to report stopped), so
-        // the process ends itself rather than idle until that timer gives up.
-        setTimeout(() => process.exit(0), 500).unref();
       } catch (error) {
         app.log.error({ err: error }, 'shutdown failed');
         resolve(1);

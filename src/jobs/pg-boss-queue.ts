@@ -3,6 +3,7 @@
 // job whose lease (`expireInSeconds`) ran out, and the retry policy runs it again. Its
 // maintenance runs every quarter lease, so a dead process's job runs again within two leases.
 import PgBoss from 'pg-boss';
+import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listOpenPgBossJobs } from '../db/pg-boss-jobs.js';
@@ -44,9 +45,11 @@ export class PgBossJobQueue implements JobQueue {
   private boss: PgBoss | null = null;
   private opening: Promise<PgBoss> | null = null;
   private schema = 'pgboss';
-  private working = false;
-  /** This instance's worker ids by job type. */
-  private readonly workers = new Map<string, string[]>();
+  private pool: pg.Pool | null = null;
+  private loop: Promise<void> | null = null;
+  private stopping = false;
+  private readonly running = new Set<Promise<void>>();
+  private wakeUp: (() => void) | null = null;
 
   constructor(private readonly options: PgBossQueueOptions) {}
 
@@ -60,55 +63,101 @@ export class PgBossJobQueue implements JobQueue {
       ...(options.key === undefined ? {} : { id: keyedJobId(type, options.key) }),
       ...(options.startAfter === undefined ? {} : { startAfter: new Date(options.startAfter) }),
     });
-    // Idle workers of this instance start it now rather than at their next poll.
-    if (id !== null && options.startAfter === undefined)
-      for (const worker of this.workers.get(type) ?? []) boss.notifyWorker(worker);
+    // This instance's idle loop takes it now rather than at its next poll.
+    if (id !== null && options.startAfter === undefined) this.wake();
     return id !== null;
   }
 
+  /**
+   * One loop per instance (not pg-boss's `work()`, a poller per type and slot, each holding a
+   * connection while it polls): it fetches due jobs of every type in turn into free slots, up to
+   * `concurrency` at once, the same shape as the SQLite queue's loop.
+   */
   async start(): Promise<void> {
-    if (this.working) return;
-    this.working = true;
+    if (this.loop) return;
     const boss = await this.open();
-    for (const [type, registration] of this.types) {
-      const ids: string[] = [];
-      this.workers.set(type, ids);
-      for (let i = 0; i < this.options.concurrency; i++) {
-        let id = '';
-        id = await boss.work<unknown>(
-          type,
-          { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true },
-          async ([job]) => {
-            try {
-              await this.run(
-                registration,
-                job.data,
-                { id: job.id, attempt: job.retryCount + 1, signal: this.abort.signal },
-                type,
-              );
-            } finally {
-              // pg-boss would wait out its polling interval; a worker that finishes a job takes
-              // the next due one at once.
-              boss.notifyWorker(id);
-            }
-          },
-        );
-        ids.push(id);
-      }
-    }
+    this.loop = this.work(boss);
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loop;
     const boss = this.boss ?? (await this.opening?.catch(() => null));
     if (!boss) return;
-    const grace = this.options.graceMs ?? 30_000;
-    const deadline = setTimeout(() => this.abort.abort(new Error('the instance is shutting down')), grace);
-    deadline.unref();
-    // Graceful: workers finish their job; pg-boss then fails what still runs so it is retried.
-    await boss.stop({ graceful: true, wait: true, timeout: grace + 5_000 });
-    clearTimeout(deadline);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.graceMs ?? 30_000)));
+    await Promise.race([Promise.allSettled([...this.running]), grace]);
+    clearTimeout(timer);
+    if (this.running.size > 0) {
+      // Past the grace period: abort what still runs; each is failed, so it is retried.
+      this.abort.abort(new Error('the instance is shutting down'));
+      await Promise.allSettled([...this.running]);
+    }
+    await boss.stop({ graceful: false, wait: true });
+    await this.pool?.end();
+    this.pool = null;
     this.boss = null;
     this.opening = null;
+  }
+
+  private async work(boss: PgBoss): Promise<void> {
+    let first = 0; // which type is asked first rotates, so no type starves the others
+    while (!this.stopping) {
+      try {
+        const types = [...this.types.keys()];
+        for (let i = 0; i < types.length && !this.stopping; i++) {
+          const free = this.options.concurrency - this.running.size;
+          if (free <= 0) break;
+          const type = types[(first + i) % types.length];
+          const jobs = await boss.fetch<unknown>(type, { batchSize: free, includeMetadata: true });
+          for (const job of jobs) {
+            const run = this.settle(boss, type, job).finally(() => {
+              this.running.delete(run);
+              this.wake(); // a finished job frees a slot: take the next due one at once
+            });
+            this.running.add(run);
+          }
+        }
+        first = (first + 1) % Math.max(1, types.length);
+      } catch (error) {
+        this.options.log.error({ err: error }, 'the job queue could not be read; trying again');
+      }
+      if (!this.stopping) await this.idle();
+    }
+  }
+
+  /** Runs one fetched job and records its outcome (a failure is retried by its queue's policy). */
+  private async settle(boss: PgBoss, type: string, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
+    const registration = this.types.get(type);
+    if (!registration) return;
+    try {
+      await this.run(registration, job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.abort.signal }, type);
+      await boss.complete(type, job.id);
+    } catch (error) {
+      await boss
+        .fail(type, job.id, { message: error instanceof Error ? error.message : String(error) })
+        .catch((failure: unknown) => this.options.log.error({ err: failure, job: job.id }, 'a failed job could not be recorded'));
+    }
+  }
+
+  /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, POLL_SECONDS * 1000);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
   }
 
   async list(): Promise<JobSummary[]> {
@@ -171,10 +220,17 @@ export class PgBossJobQueue implements JobQueue {
       // its own (tests, several deployments on one server) gets `<schema>_jobs` beside it.
       this.schema = current === 'public' ? 'pgboss' : `${current}_jobs`;
       const lease = this.options.leaseSeconds;
-      const boss = new PgBoss({
+      // pg-boss runs its SQL on a pool this queue owns and ends itself once pg-boss has stopped.
+      const pool = new pg.Pool({
         connectionString: this.options.url,
+        max: this.options.concurrency + 2,
+        application_name: 'rankscope-jobs',
+      });
+      pool.on('error', (error) => this.options.log.warn({ err: error }, 'a job-queue connection failed; the pool replaces it'));
+      this.pool = pool;
+      const boss = new PgBoss({
+        db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
         schema: this.schema,
-        max: 4,
         schedule: false, // schedules are ours (jobs/scheduler.ts), driven by the injectable clock
         supervise: true,
         maintenanceIntervalSeconds: Math.max(1, Math.floor(lease / 4)),

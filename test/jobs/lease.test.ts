@@ -103,6 +103,7 @@ describe('leases', () => {
       await stopping;
       assert.equal(finished, true);
       assert.deepEqual(await queue.list(), [], 'completed, not left running');
+      await queue.stop(); // list() after a stop opens pg-boss again
     } finally {
       await db.cleanup();
     }
