@@ -65,6 +65,24 @@ export class WebhookDeliveriesRepository {
       .execute();
   }
 
+  /**
+   * Deliveries created before `before` that no attempt has touched: their job was never queued
+   * (the process stopped between storing the row and queueing it), or is long overdue.
+   */
+  async untouched(before: string, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('attempts', '=', 0)
+      .where('delivered_at', 'is', null)
+      .where('error', 'is', null)
+      .where('created_at', '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Deletes the deliveries created before `before` (an API timestamp); how many. */
   async pruneBefore(before: string): Promise<number> {
     const result = await this.db.deleteFrom('webhook_deliveries').where('created_at', '<', before).executeTakeFirst();

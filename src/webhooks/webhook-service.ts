@@ -23,6 +23,9 @@ export const DELIVERY_RETENTION_DAYS = 30;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
 const DAY_MS = 86_400_000;
+/** A delivery untouched this long after it was stored gets its job again (see sweep). */
+const SWEEP_AFTER_MS = 10 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
 
 export interface WebhookServiceOptions {
   webhooks: WebhooksRepository;
@@ -44,6 +47,7 @@ export class DeliveryFailedError extends Error {
 
 export class WebhookService implements EventSink {
   private readonly timeoutMs: number;
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -63,6 +67,23 @@ export class WebhookService implements EventSink {
     scheduler.add('webhooks.prune', async (now) => {
       await jobs.send(PRUNE_JOB, {}, { key: `deliveries:${new Date(now).toISOString().slice(0, 13)}` });
     });
+    scheduler.add('webhooks.sweep', (now) => this.sweep(now));
+  }
+
+  /**
+   * Once a minute: deliveries stored over SWEEP_AFTER_MS ago that no attempt has touched get
+   * their job (queued under the delivery's id, so one that exists already is not doubled).
+   */
+  async sweep(now: number): Promise<void> {
+    if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const before = formatTimestamp(new Date(Math.floor(now - SWEEP_AFTER_MS)));
+    for (const id of await this.options.deliveries.untouched(before, 100)) await this.queue(id);
+  }
+
+  /** A delivery's one job, keyed by its id. */
+  private queue(deliveryId: number): Promise<boolean> {
+    return this.options.jobs.send(DELIVER_JOB, { deliveryId }, { key: String(deliveryId) });
   }
 
   /**
@@ -86,7 +107,7 @@ export class WebhookService implements EventSink {
           { webhook_id: hook.id, event, payload, uuid: randomUUID() },
           createdAt,
         );
-        await this.options.jobs.send(DELIVER_JOB, { deliveryId: delivery.id });
+        await this.queue(delivery.id);
       } catch (error) {
         // e.g. the webhook was deleted meanwhile (its deliveries go with it)
         this.options.log.error({ err: error, event, webhook: hook.id }, 'a webhook event could not be queued');

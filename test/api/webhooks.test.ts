@@ -10,7 +10,7 @@ import { systemResolver } from '../../src/analysis/fetch/address-guard.js';
 import { EVENT_NAMES } from '../../src/events.js';
 import { silentLog } from '../../src/jobs/log.js';
 import { DELIVERY_POLICY } from '../../src/jobs/queue.js';
-import { fixedClock } from '../../src/time.js';
+import { fixedClock, formatTimestamp } from '../../src/time.js';
 import { WebhookService } from '../../src/webhooks/webhook-service.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { usingPostgres } from '../helpers/database.js';
@@ -439,6 +439,28 @@ describe('webhooks API and delivery', () => {
       await t.services.jobs.drain();
       assert.equal(receiver.at(gone.path).length, 0);
     });
+  });
+
+  test('a delivery stored without its job (the process stopped in between) is queued by the sweep, once', async () => {
+    const orphan = await subscriber();
+    const body = JSON.stringify({ event: 'report.deleted', created_at: '2026-03-02T09:00:00.000000Z', data: { id: 7 } });
+    await t.services.repos.webhookDeliveries.create(
+      { webhook_id: orphan.hook.id, event: 'report.deleted', payload: body, uuid: randomUUID() },
+      formatTimestamp(new Date(Math.floor(clock.now()))),
+    );
+    await t.services.scheduler.tick();
+    await t.services.jobs.drain();
+    assert.equal(receiver.at(orphan.path).length, 0, 'not while its own process may still queue it');
+    clock.advance(11 * 60_000);
+    await t.services.scheduler.tick();
+    await t.services.jobs.drain();
+    assert.equal(receiver.at(orphan.path).length, 1);
+    assert.equal(receiver.at(orphan.path)[0].raw.toString('utf8'), body);
+    assert.ok(signed(orphan.hook.secret, receiver.at(orphan.path)[0]));
+    clock.advance(2 * 60_000);
+    await t.services.scheduler.tick();
+    await t.services.jobs.drain();
+    assert.equal(receiver.at(orphan.path).length, 1, 'delivered once');
   });
 
   describe('retries', () => {
