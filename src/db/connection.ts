@@ -4,7 +4,8 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, DatabaseEngine } from './schema.js';
 import { migrationProvider } from './migrations.js';
 
@@ -73,7 +74,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   });
   // An idle client's error (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine, url, close: () => db.destroy() };
 }
 
@@ -126,7 +127,8 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which: name the
-  // connection's own, so databases in neighbouring schemas never mix.
+  // connection's own, so databases in neighbouring schemas never mix (and the dialect's
+  // introspector reads that schema only: current-schema-introspector.ts).
   const schema =
     handle.engine === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0].schema
@@ -136,15 +138,9 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     provider: migrationProvider(handle.engine),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    // Kysely's introspection (does the migration table exist?) reads every schema of the
-    // database; one dropped meanwhile by another deployment or test run fails it with
-    // invalid_schema_name (3F000) before any migration ran. Reading again finds it gone.
-    if (error && (error as { code?: string }).code === '3F000' && attempt < 3) continue;
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  }
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
