@@ -148,7 +148,7 @@ export class CrawlService {
 
   async start(id: number, context: Pick<JobContext, 'signal'>): Promise<void> {
     const crawl = await this.deps.crawls.findById(id);
-    if (!crawl || crawl.status !== 'queued') return;
+    if (crawl?.status !== 'queued') return;
     await this.working(id, context.signal, async (signal) => {
       const pacer = new Pacer(0, 0, Date.now);
       const options = this.fetchOptions(crawl, signal, pacer);
@@ -168,7 +168,7 @@ export class CrawlService {
       await this.deps.crawls.discover(id, [{ url: crawl.url, depth: 0, from: null }]);
       if (crawl.sitemap === 1) await this.readSitemaps({ ...crawl, status: 'running' }, resources, options);
       const current = await this.deps.crawls.findById(id);
-      if (!current || current.status !== 'running') return;
+      if (current?.status !== 'running') return;
       for (let slot = 0; slot < current.slots; slot++) {
         await this.deps.jobs.send<SlotJob>(
           CRAWL_SLOT,
@@ -217,7 +217,7 @@ export class CrawlService {
 
   async slot(job: SlotJob, context: Pick<JobContext, 'signal'>): Promise<void> {
     const crawl = await this.deps.crawls.findById(job.crawl);
-    if (!crawl || crawl.status !== 'running') return;
+    if (crawl?.status !== 'running') return;
     const handOverAt = Date.now() + this.deps.leaseMs / 2;
     await this.working(crawl.id, context.signal, async (signal) => {
       const pacer = new Pacer(crawl.delay_ms, job.nextAt ?? 0, Date.now);
@@ -382,7 +382,7 @@ export class CrawlService {
 
   async finish(id: number): Promise<void> {
     const crawl = await this.deps.crawls.findById(id);
-    if (!crawl || crawl.status !== 'running') return;
+    if (crawl?.status !== 'running') return;
     const pages: CrawledPage[] = [];
     for await (const batch of this.deps.crawls.allPages(id)) {
       for (const row of batch) pages.push(crawledPage(row));
@@ -405,8 +405,8 @@ export class CrawlService {
     const controller = new AbortController();
     const onJobAbort = () => controller.abort(jobSignal.reason);
     jobSignal.addEventListener('abort', onJobAbort, { once: true });
-    let set = this.local.get(id);
-    if (!set) this.local.set(id, (set = new Set()));
+    const set = this.local.get(id) ?? new Set<AbortController>();
+    this.local.set(id, set);
     set.add(controller);
     try {
       await work(controller.signal);

@@ -188,7 +188,7 @@ export class CrawlsRepository {
     if (found.length === 0) return 0;
     return this.db.transaction().execute(async (trx) => {
       const crawl = await this.lockCrawl(trx, crawlId);
-      if (!crawl || crawl.status !== 'running') return 0;
+      if (crawl?.status !== 'running') return 0;
       let room = crawl.max_pages - crawl.pages_found;
       let added = 0;
       for (let i = 0; i < found.length; i += IN_CHUNK) {
@@ -478,7 +478,7 @@ export class CrawlsRepository {
     const now = nowTimestamp(this.clock);
     return this.db.transaction().execute(async (trx) => {
       const crawl = await this.lockCrawl(trx, crawlId);
-      if (!crawl || crawl.status !== 'running') return undefined;
+      if (crawl?.status !== 'running') return undefined;
       await trx.deleteFrom('crawl_issues').where('crawl_id', '=', crawlId).execute();
       for (let i = 0; i < issues.length; i += IN_CHUNK) {
         await trx
