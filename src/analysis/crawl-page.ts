@@ -28,6 +28,17 @@ export interface OriginResources {
 export interface CrawlFetchOptions extends AnalyzeOptions {
   /** Awaited before each request starts: the crawl's per-host gate (concurrency, Crawl-delay). */
   beforeRequest?: () => Promise<void>;
+  /**
+   * A session to fetch through and leave open (openCrawlSession): one crawl worker's pages then
+   * share its keep-alive connection instead of opening one each. Without it, a session of
+   * its own is opened and closed.
+   */
+  session?: FetchSession;
+}
+
+/** A fetch session for a crawl worker, closed by the caller; its signal ends every fetch in it. */
+export function openCrawlSession(options: CrawlFetchOptions = {}): FetchSession {
+  return sessionFor(options);
 }
 
 export type CrawlAnswer =
@@ -77,7 +88,7 @@ export async function fetchOriginResources(origin: string, options: CrawlFetchOp
  */
 export async function crawlPage(url: string, resources: OriginResources, options: CrawlFetchOptions = {}): Promise<CrawlAnswer> {
   const config = options.config ?? DEFAULT_CONFIG;
-  const session = sessionFor(options);
+  const session = options.session ?? sessionFor(options);
   try {
     await ready(options);
     const answer = await fetchCrawlAnswer(session, new URL(url));
@@ -116,7 +127,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
     }
     return { kind: 'failed', reason: 'network', message: error instanceof Error ? error.message : String(error) };
   } finally {
-    await session.close();
+    if (session !== options.session) await session.close();
   }
 }
 

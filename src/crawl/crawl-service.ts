@@ -12,8 +12,10 @@
 //   `finished` and the crawl.finished event. Keyed by the crawl: queued once.
 //
 // Everything a crawl knows is in the database (crawls-repository.ts), so it survives restarts.
+import type { FetchSession } from '../analysis/fetch/session.js';
 import {
   crawlPage,
+  openCrawlSession,
   fetchOriginResources,
   fetchSitemapBytes,
   type CrawlAnswer,
@@ -222,44 +224,60 @@ export class CrawlService {
     await this.working(crawl.id, context.signal, async (signal) => {
       const pacer = new Pacer(crawl.delay_ms, job.nextAt ?? 0, Date.now);
       const origins = new Map<string, Origin>();
-      for (;;) {
-        const status = await this.deps.crawls.status(crawl.id);
-        if (status !== 'running') return;
-        if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
-          await this.queueFinish(crawl.id);
-          return;
-        }
-        if (Date.now() >= handOverAt) {
-          const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
-          await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
-          return;
-        }
-        const leaseUntil = this.deps.clock.now() + this.deps.leaseMs;
-        const page = await this.deps.crawls.take(crawl.id, leaseUntil);
-        if (page) {
-          await this.visit(crawl, page, leaseUntil, origins, pacer, signal);
-          continue;
-        }
-        // Nothing waiting: another worker's page may still add links; else the sitemap-only
-        // URLs (never linked) get their turn; else the crawl is done.
-        if ((await this.deps.crawls.inFlight(crawl.id)) > 0) {
-          await sleep(IDLE_POLL_MS, signal);
-          continue;
-        }
-        const unlinked = await this.deps.crawls.sitemapUrlsWithoutPage(crawl.id, 500);
-        if (
-          unlinked.length > 0 &&
-          (await this.deps.crawls.discover(
-            crawl.id,
-            unlinked.map((url) => ({ url, depth: null, from: null })),
-          )) > 0
-        ) {
-          continue;
-        }
+      // One session for the worker's pages: their requests share a keep-alive connection.
+      const session = openCrawlSession({ ...this.deps.analysis, signal });
+      try {
+        await this.work(crawl, job, handOverAt, { pacer, origins, session, signal });
+      } finally {
+        await session.close();
+      }
+    });
+  }
+
+  private async work(
+    crawl: CrawlRow,
+    job: SlotJob,
+    handOverAt: number,
+    worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
+  ): Promise<void> {
+    const { pacer, signal } = worker;
+    for (;;) {
+      const status = await this.deps.crawls.status(crawl.id);
+      if (status !== 'running') return;
+      if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
         await this.queueFinish(crawl.id);
         return;
       }
-    });
+      if (Date.now() >= handOverAt) {
+        const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
+        await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
+        return;
+      }
+      const leaseUntil = this.deps.clock.now() + this.deps.leaseMs;
+      const page = await this.deps.crawls.take(crawl.id, leaseUntil);
+      if (page) {
+        await this.visit(crawl, page, leaseUntil, worker);
+        continue;
+      }
+      // Nothing waiting: another worker's page may still add links; else the sitemap-only
+      // URLs (never linked) get their turn; else the crawl is done.
+      if ((await this.deps.crawls.inFlight(crawl.id)) > 0) {
+        await sleep(IDLE_POLL_MS, signal);
+        continue;
+      }
+      const unlinked = await this.deps.crawls.sitemapUrlsWithoutPage(crawl.id, 500);
+      if (
+        unlinked.length > 0 &&
+        (await this.deps.crawls.discover(
+          crawl.id,
+          unlinked.map((url) => ({ url, depth: null, from: null })),
+        )) > 0
+      ) {
+        continue;
+      }
+      await this.queueFinish(crawl.id);
+      return;
+    }
   }
 
   /** One page: robots, one request, the report, the links. */
@@ -267,9 +285,12 @@ export class CrawlService {
     crawl: CrawlRow,
     page: CrawlPageRow,
     leaseUntil: number,
-    origins: Map<string, Origin>,
-    pacer: Pacer,
-    signal: AbortSignal,
+    {
+      pacer,
+      origins,
+      session,
+      signal,
+    }: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
   ): Promise<void> {
     const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
     const url = new URL(page.url);
@@ -280,7 +301,7 @@ export class CrawlService {
       if (page.depth === 0) await this.failStart(crawl.id, blocked);
       return;
     }
-    const answer = await this.analyse(crawl, page.url, origin.resources, pacer, signal);
+    const answer = await this.analyse(crawl, page.url, origin.resources, { pacer, session, signal });
     const site = siteHostOf(crawl.url);
     if (answer.kind === 'failed') {
       const answered = answer.reason === 'not_html';
@@ -293,10 +314,14 @@ export class CrawlService {
       const target = redirect === null ? null : crawlUrl(redirect);
       const error =
         answer.status >= 200 && answer.status < 300 ? `Not an HTML page (${answer.contentType ?? 'no Content-Type'}).` : null;
-      await complete({ state: 'done', status_code: answer.status, redirect_to: target, error });
-      if (target !== null && inScope(target, site)) {
-        await this.deps.crawls.discover(crawl.id, [{ url: target, depth: page.depth ?? 0, from: page.url }]);
-      }
+      const follow = target !== null && inScope(target, site) ? [{ url: target, depth: page.depth ?? 0, from: page.url }] : [];
+      await this.deps.crawls.complete(
+        crawl.id,
+        page.id,
+        leaseUntil,
+        { state: 'done', status_code: answer.status, redirect_to: target, error },
+        follow,
+      );
       return;
     }
     const report = await this.deps.reports.recordAnalysed(crawl.user_id, answer.page);
@@ -304,27 +329,31 @@ export class CrawlService {
     const noindex = results.noindex?.passed === false;
     const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
     const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
-    const recorded = await complete({
-      state: 'done',
-      status_code: answer.status,
-      report_id: report.id,
-      result: answer.page.result,
-      html: 1,
-      indexable: indexable ? 1 : 0,
-      noindex: noindex ? 1 : 0,
-      mixed_content: results.mixed_content?.passed === false ? 1 : 0,
-      title: stringValue(results.title?.value),
-      description: stringValue(results.meta_description?.value),
-      canonical,
-    });
-    if (!recorded) return;
     const depth = (page.depth ?? 0) + 1;
     const links: Discovered[] = [];
     for (const href of answer.outline.links) {
       const target = crawlUrl(href);
       if (target !== null && target !== page.url && inScope(target, site)) links.push({ url: target, depth, from: page.url });
     }
-    await this.deps.crawls.discover(crawl.id, links);
+    await this.deps.crawls.complete(
+      crawl.id,
+      page.id,
+      leaseUntil,
+      {
+        state: 'done',
+        status_code: answer.status,
+        report_id: report.id,
+        result: answer.page.result,
+        html: 1,
+        indexable: indexable ? 1 : 0,
+        noindex: noindex ? 1 : 0,
+        mixed_content: results.mixed_content?.passed === false ? 1 : 0,
+        title: stringValue(results.title?.value),
+        description: stringValue(results.meta_description?.value),
+        canonical,
+      },
+      links,
+    );
   }
 
   /** The page through the instance's analysis pool, taking turns with API requests and other crawls. */
@@ -332,13 +361,12 @@ export class CrawlService {
     crawl: CrawlRow,
     url: string,
     resources: OriginResources,
-    pacer: Pacer,
-    signal: AbortSignal,
+    { pacer, session, signal }: { pacer: Pacer; session: FetchSession; signal: AbortSignal },
   ): Promise<CrawlAnswer> {
     for (;;) {
       try {
         return await this.deps.pool.run(
-          (slotSignal) => crawlPage(url, resources, this.fetchOptions(crawl, slotSignal, pacer)),
+          (slotSignal) => crawlPage(url, resources, { ...this.fetchOptions(crawl, slotSignal, pacer), session }),
           signal,
           crawl.user_id,
         );

@@ -186,7 +186,11 @@ export class CrawlsRepository {
    */
   async discover(crawlId: number, found: readonly Discovered[]): Promise<number> {
     if (found.length === 0) return 0;
-    return this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute((trx) => this.discoverIn(trx, crawlId, found));
+  }
+
+  private async discoverIn(trx: Transaction<Database>, crawlId: number, found: readonly Discovered[]): Promise<number> {
+    {
       const crawl = await this.lockCrawl(trx, crawlId);
       if (crawl?.status !== 'running') return 0;
       let room = crawl.max_pages - crawl.pages_found;
@@ -198,33 +202,41 @@ export class CrawlsRepository {
           (
             await trx
               .selectFrom('crawl_pages')
-              .select(['id', 'url', 'depth', 'inlinks', 'linked_from'])
+              .select(['id', 'url', 'depth', 'linked_from'])
               .where('crawl_id', '=', crawlId)
               .where('url', 'in', urls)
               .execute()
           ).map((row) => [row.url, row]),
         );
         const fresh = chunk.filter((d) => !known.has(d.url));
+        // Known targets: one statement counts the new inlinks of them all; a row is written on
+        // its own only while it keeps fewer than LINKED_FROM_KEPT linking pages, or for a
+        // shallower depth (rare in breadth-first order).
+        const linkedAgain: number[] = [];
         for (const d of chunk) {
           const row = known.get(d.url);
           if (!row) continue;
           const linked = JSON.parse(row.linked_from) as string[];
           const newLink = d.from !== null && !linked.includes(d.from);
           const shallower = d.depth !== null && (row.depth === null || d.depth < row.depth);
-          if (!newLink && !shallower) continue;
-          if (newLink && linked.length < LINKED_FROM_KEPT) linked.push(d.from!);
+          if (newLink) linkedAgain.push(row.id);
+          const keep = newLink && linked.length < LINKED_FROM_KEPT;
+          if (!keep && !shallower) continue;
+          if (keep) linked.push(d.from!);
           await trx
             .updateTable('crawl_pages')
-            .set({
-              inlinks: row.inlinks + (newLink ? 1 : 0),
-              linked_from: JSON.stringify(linked),
-              ...(shallower ? { depth: d.depth, priority: d.depth! } : {}),
-            })
+            .set({ linked_from: JSON.stringify(linked), ...(shallower ? { depth: d.depth, priority: d.depth! } : {}) })
             .where('id', '=', row.id)
             .execute();
-          row.inlinks += newLink ? 1 : 0;
           row.linked_from = JSON.stringify(linked);
           if (shallower) row.depth = d.depth;
+        }
+        if (linkedAgain.length > 0) {
+          await trx
+            .updateTable('crawl_pages')
+            .set((eb) => ({ inlinks: eb('inlinks', '+', 1) }))
+            .where('id', 'in', linkedAgain)
+            .execute();
         }
         if (fresh.length === 0 || room <= 0) continue;
         const listed = new Set(
@@ -285,7 +297,7 @@ export class CrawlsRepository {
           .execute();
       }
       return added;
-    });
+    }
   }
 
   /**
@@ -294,28 +306,27 @@ export class CrawlsRepository {
    */
   async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
     const now = this.clock.now();
-    return this.db.transaction().execute(async (trx) => {
-      const pick = (state: 'queued' | 'fetching') => {
-        let query = trx
-          .selectFrom('crawl_pages')
-          .select('id')
-          .where('crawl_id', '=', crawlId)
-          .where('state', '=', state)
-          .orderBy('priority')
-          .orderBy('id')
-          .limit(1);
-        if (state === 'fetching') query = query.where('lease_ms', '<', now);
-        return this.engine === 'postgres' ? query.forUpdate().skipLocked() : query;
-      };
-      const next = (await pick('fetching').executeTakeFirst()) ?? (await pick('queued').executeTakeFirst());
-      if (!next) return undefined;
-      return trx
+    // One statement each (no transaction to commit): the frontier's front, else a page whose
+    // worker died (its lease passed; rare, so looked for only when nothing is queued).
+    const claim = (state: 'queued' | 'fetching') =>
+      this.db
         .updateTable('crawl_pages')
         .set({ state: 'fetching', lease_ms: leaseUntilMs })
-        .where('id', '=', next.id)
+        .where('id', '=', (eb) => {
+          let next = eb
+            .selectFrom('crawl_pages')
+            .select('id')
+            .where('crawl_id', '=', crawlId)
+            .where('state', '=', state)
+            .orderBy('priority')
+            .orderBy('id')
+            .limit(1);
+          if (state === 'fetching') next = next.where('lease_ms', '<', now);
+          return this.engine === 'postgres' ? next.forUpdate().skipLocked() : next;
+        })
         .returningAll()
         .executeTakeFirst();
-    });
+    return (await claim('queued')) ?? (await claim('fetching'));
   }
 
   /** Pages being fetched under a lease that has not passed (another worker's, or this one's). */
@@ -341,10 +352,17 @@ export class CrawlsRepository {
   }
 
   /**
-   * Records how a taken page ended and moves the crawl's counters, once: false (and nothing
-   * changed) when the page is no longer this worker's (cancelled, or re-taken after its lease).
+   * Records how a taken page ended, moves the crawl's counters and adds its links to the
+   * frontier, once: false (and nothing changed) when the page is no longer this worker's
+   * (cancelled, or re-taken after its lease).
    */
-  async complete(crawlId: number, pageId: number, leaseUntilMs: number, outcome: PageOutcome): Promise<boolean> {
+  async complete(
+    crawlId: number,
+    pageId: number,
+    leaseUntilMs: number,
+    outcome: PageOutcome,
+    links: readonly Discovered[] = [],
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const written = await trx
         .updateTable('crawl_pages')
@@ -374,6 +392,8 @@ export class CrawlsRepository {
         }))
         .where('id', '=', crawlId)
         .execute();
+      // What the page links to joins the frontier in the same transaction (one commit a page).
+      if (links.length > 0) await this.discoverIn(trx, crawlId, links);
       return true;
     });
   }

@@ -38,3 +38,28 @@ export function crawlPageResource(row: CrawlPageRow): Static<typeof CrawlPage> {
 export function crawlIssueResource(row: CrawlIssueRow): Static<typeof CrawlIssue> {
   return { type: row.type, severity: row.severity as Static<typeof CrawlIssue>['severity'], url: row.url, detail: row.detail };
 }
+
+/** max_pages when the request names none (contract). */
+export const DEFAULT_MAX_PAGES = 100;
+
+/** The columns of a crawl's pages as CSV (the API's format=csv and the CLI's --csv). */
+export const CRAWL_PAGE_COLUMNS = [
+  'url',
+  'status_code',
+  'depth',
+  'report_id',
+  'result',
+  'in_sitemap',
+  'indexable',
+  'error',
+] as const;
+
+/** A page as CSV fields: booleans as 1/0 and null as an empty field, in CRAWL_PAGE_COLUMNS order. */
+export function crawlPageCsvRow(page: ReturnType<typeof crawlPageResource>): (string | number)[] {
+  return CRAWL_PAGE_COLUMNS.map((column) => {
+    const value = page[column];
+    if (value === null) return '';
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    return value;
+  });
+}

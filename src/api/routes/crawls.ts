@@ -10,7 +10,14 @@ import { ok } from '../envelope.js';
 import { notFound } from '../errors.js';
 import { errorResponses } from '../openapi-responses.js';
 import { listParams, listPath, paginate } from '../pagination.js';
-import { crawlIssueResource, crawlPageResource, crawlResource } from '../resources/crawl.js';
+import {
+  CRAWL_PAGE_COLUMNS,
+  crawlIssueResource,
+  crawlPageCsvRow,
+  crawlPageResource,
+  crawlResource,
+  DEFAULT_MAX_PAGES,
+} from '../resources/crawl.js';
 import { addError, withRules } from '../rules.js';
 import { Envelope, IdParams, Paginated } from '../schemas/common.js';
 import { Crawl, CrawlCreateBody, CrawlIssue, CrawlListQuery, CrawlPage, CrawlPagesQuery } from '../schemas/crawls.js';
@@ -22,20 +29,6 @@ export interface CrawlsDeps {
   /** CRAWL_MAX_PAGES: the largest max_pages. */
   maxPages: number;
 }
-
-/** max_pages when the request names none (contract). */
-export const DEFAULT_MAX_PAGES = 100;
-
-export const CRAWL_PAGE_COLUMNS = [
-  'url',
-  'status_code',
-  'depth',
-  'report_id',
-  'result',
-  'in_sitemap',
-  'indexable',
-  'error',
-] as const;
 
 export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps): void {
   const tags = ['crawls'];
@@ -202,14 +195,4 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
       });
     },
   );
-}
-
-/** A page as CSV fields: booleans as 1/0 and null as an empty field, in CRAWL_PAGE_COLUMNS order. */
-export function crawlPageCsvRow(page: ReturnType<typeof crawlPageResource>): (string | number)[] {
-  return CRAWL_PAGE_COLUMNS.map((column) => {
-    const value = page[column];
-    if (value === null) return '';
-    if (typeof value === 'boolean') return value ? 1 : 0;
-    return value;
-  });
 }
