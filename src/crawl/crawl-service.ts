@@ -150,23 +150,28 @@ export class CrawlService {
 
   async start(id: number, context: Pick<JobContext, 'signal'>): Promise<void> {
     const crawl = await this.deps.crawls.findById(id);
-    if (crawl?.status !== 'queued') return;
+    // `running` here is a retried start whose process stopped part-way: every step below is
+    // idempotent (rows and sitemap URLs are unique, slot jobs keyed), so it carries on.
+    if (crawl?.status !== 'queued' && crawl?.status !== 'running') return;
     await this.working(id, context.signal, async (signal) => {
-      const pacer = new Pacer(0, 0, Date.now);
+      const pacer = new Pacer(crawl.delay_ms, 0, Date.now);
       const options = this.fetchOptions(crawl, signal, pacer);
       const startOrigin = new URL(crawl.url).origin;
-      const resources = await fetchOriginResources(startOrigin, options);
-      const robotsBody = 'error' in resources.robots || !isSuccess(resources.robots.status) ? '' : resources.robots.body;
-      const delaySeconds = Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(robotsBody, ROBOTS_TOKENS) ?? 0);
-      const delayMs = Math.round(delaySeconds * 1000);
-      pacer.setDelay(delayMs);
-      const started = await this.deps.crawls.start(id, {
-        slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
-        delay_ms: delayMs,
-        deadline_ms: this.deps.clock.now() + this.deps.settings.timeLimitSeconds * 1000,
-        origins: JSON.stringify({ [startOrigin]: resources }),
-      });
-      if (!started) return;
+      let resources = (JSON.parse(crawl.origins) as Record<string, OriginResources>)[startOrigin];
+      if (crawl.status === 'queued' || !resources) {
+        resources = await fetchOriginResources(startOrigin, options);
+        const robotsBody = 'error' in resources.robots || !isSuccess(resources.robots.status) ? '' : resources.robots.body;
+        const delaySeconds = Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(robotsBody, ROBOTS_TOKENS) ?? 0);
+        const delayMs = Math.round(delaySeconds * 1000);
+        pacer.setDelay(delayMs);
+        const started = await this.deps.crawls.start(id, {
+          slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
+          delay_ms: delayMs,
+          deadline_ms: this.deps.clock.now() + this.deps.settings.timeLimitSeconds * 1000,
+          origins: JSON.stringify({ [startOrigin]: resources }),
+        });
+        if (!started) return;
+      }
       await this.deps.crawls.discover(id, [{ url: crawl.url, depth: 0, from: null }]);
       if (crawl.sitemap === 1) await this.readSitemaps({ ...crawl, status: 'running' }, resources, options);
       const current = await this.deps.crawls.findById(id);

@@ -238,6 +238,14 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
       });
       return path.replace('{id}', String(created.json().data.id));
     }
+    if (path.startsWith('/api/v1/crawls/')) {
+      const created = await t.call(key, {
+        method: 'POST',
+        url: '/api/v1/crawls',
+        form: { url: `${site.origin}/`, max_pages: '5' },
+      });
+      return path.replace('{id}', String(created.json().data.id));
+    }
     if (path.startsWith('/api/v1/projects/')) {
       await seedReport(t.db.handle, userId, { url: 'https://project.example/x' });
       return path.replace('{project}', 'project.example');

@@ -1,5 +1,5 @@
-// /api/v1/crawls: site audits. Thin handlers: validate (schemas, then max_pages against
-// CRAWL_MAX_PAGES and the start URL's address check, both answering 422 before anything is
+// /api/v1/crawls: site audits. Thin handlers: validate (schemas, max_pages up to
+// CRAWL_MAX_PAGES, then the start URL's address check, answering 422 before anything is
 // stored or fetched), authorise (every query is scoped to the key's account), call the crawl
 // service or repository, respond. The crawl itself runs as jobs (src/crawl/).
 import { Type } from '@sinclair/typebox';
@@ -20,7 +20,7 @@ import {
 } from '../resources/crawl.js';
 import { addError, withRules } from '../rules.js';
 import { Envelope, IdParams, Paginated } from '../schemas/common.js';
-import { Crawl, CrawlCreateBody, CrawlIssue, CrawlListQuery, CrawlPage, CrawlPagesQuery } from '../schemas/crawls.js';
+import { Crawl, CrawlIssue, CrawlListQuery, CrawlPage, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
 import type { Api } from '../type-provider.js';
 
 export interface CrawlsDeps {
@@ -81,19 +81,16 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
       schema: {
         tags,
         summary: 'Start a site audit: answers 202 at once; the crawl runs as jobs',
-        body: CrawlCreateBody,
+        body: crawlCreateBody(maxPages),
         response: {
           202: Type.Object({ data: Crawl, status: Type.Literal(202) }),
           ...errorResponses(401, 413, 415, 422, 429),
         },
       },
-      attachValidation: true, // max_pages' ceiling and the address check answer in the schema's 422 (rules.ts)
+      attachValidation: true, // the address check answers in the schema's 422 (rules.ts)
     },
     async (request, reply) => {
       const body = await withRules(request, async (valid, errors) => {
-        if (typeof valid.max_pages === 'number' && valid.max_pages > maxPages) {
-          addError(errors, 'max_pages', `The max pages must not be greater than ${maxPages}.`);
-        }
         // Only once everything else is valid: an invalid request resolves and fetches nothing.
         if (Object.keys(errors).length === 0 && typeof valid.url === 'string') {
           const refused = await service.refusedStart(valid.url);

@@ -3,17 +3,26 @@ import { IntegerEnum, Page, PerPage, StringEnum, Timestamp } from './common.js';
 
 export const CRAWL_STATUSES = ['queued', 'running', 'finished', 'cancelled', 'failed'] as const;
 
-export const CrawlCreateBody = Type.Object({
-  url: Type.String({
-    description: 'The start page (validated like a report’s url); the crawl stays on its host and its www. twin',
-  }),
-  max_pages: Type.Optional(
-    Type.Integer({ minimum: 1, description: 'Pages (URLs) the crawl records at most: 1 to CRAWL_MAX_PAGES (default 100)' }),
-  ),
-  sitemap: Type.Optional({
-    ...IntegerEnum([0, 1], { description: '1: also seed from robots.txt Sitemap: lines and /sitemap.xml (default 1)' }),
-  }),
-});
+/** The create body; `maxPages` is CRAWL_MAX_PAGES, so the document and the 422 both say the instance's limit. */
+export const crawlCreateBody = (maxPages: number) =>
+  Type.Object({
+    url: Type.String({
+      maxLength: 2048,
+      format: 'http-url',
+      description:
+        'The start page, validated like a report’s url (a bare host gets https://); the crawl stays on its host and its www. twin',
+    }),
+    max_pages: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: maxPages,
+        description: 'URLs the crawl records at most: 1 to CRAWL_MAX_PAGES (default 100)',
+      }),
+    ),
+    sitemap: Type.Optional({
+      ...IntegerEnum([0, 1], { description: '1: also seed from robots.txt Sitemap: lines and /sitemap.xml (default 1)' }),
+    }),
+  });
 
 export const CrawlListQuery = Type.Object({
   per_page: Type.Optional(PerPage),
