@@ -329,7 +329,7 @@ function ours(concurrency: number | null): Tool {
         }
         if (t.code !== 0) failure ??= `exit ${t.code ?? t.signal}: ${tail(t.stderr)}`;
         const db = join(dir, 'db.sqlite');
-        notes.push(`database ${mb(fileSize(db) + fileSize(`${db}-wal`))}`);
+        notes.push(`database ${fmt((fileSize(db) + fileSize(`${db}-wal`)) / 1e6, 1)} MB`);
         if (counts.duplicatePages > 0)
           notes.push(`${fmt(counts.duplicatePages)} pages fetched more than once (${fmt(counts.duplicateGets)} extra GETs)`);
         if (counts.pagesFetched < pages) notes.push(`the site served only ${fmt(counts.pagesFetched)} distinct pages`);
@@ -384,6 +384,7 @@ async function main(): Promise<number> {
   } finally {
     await small.close();
   }
+  ourIssues.clear();
 
   const tools: Tool[] = [linkinator];
   if (oursError === null) tools.push(ours(null), ours(HIGH_CONCURRENCY));
