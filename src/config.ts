@@ -35,7 +35,17 @@ export interface AppConfig {
   appUrl: string;
   jobs: JobSettings;
   mail: MailSettings;
+  crawl: CrawlSettings;
   version: string;
+}
+
+export interface CrawlSettings {
+  /** Requests at once to a crawled host (every request: pages, robots.txt, sitemaps, probes). */
+  concurrency: number;
+  /** The largest max_pages a crawl may ask for (and its default's ceiling). */
+  maxPages: number;
+  /** A crawl stops (finished, with what it has) this many seconds after it started. */
+  timeLimitSeconds: number;
 }
 
 export interface JobSettings {
@@ -306,6 +316,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
         return raw;
       }),
       digest: r.oneOf('EMAIL_DIGEST', DIGEST_PERIODS, 'weekly'),
+    },
+    crawl: {
+      concurrency: r.int('CRAWL_CONCURRENCY', 2, 1, 32),
+      maxPages: r.int('CRAWL_MAX_PAGES', 1000, 1, 1_000_000),
+      timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
     },
     version: VERSION,
   };

@@ -5,6 +5,7 @@ import type { AppConfig } from './config.js';
 import { analyze, EnginePool, type AnalyzeOptions } from './index.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { AnalyticsRepository } from './db/analytics-repository.js';
+import { CrawlsRepository } from './db/crawls-repository.js';
 import { DigestsRepository } from './db/digests-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
 import { MailsRepository } from './db/mails-repository.js';
@@ -25,6 +26,7 @@ import { DIGEST_SEND_JOB, DigestService, type DigestJob } from './digests/digest
 import { MAIL_SEND_JOB, MailService, type MailJob } from './mail/mail-service.js';
 import type { Mailer } from './mail/mail-message.js';
 import { MonitorService } from './monitors/monitor-service.js';
+import { CrawlService } from './crawl/crawl-service.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
@@ -40,6 +42,7 @@ export interface Repositories {
   webhookDeliveries: WebhookDeliveriesRepository;
   monitors: MonitorsRepository;
   history: ReportHistoryRepository;
+  crawls: CrawlsRepository;
 }
 
 export interface ServiceOptions {
@@ -71,6 +74,8 @@ export interface Services {
   webhooks: WebhookService;
   /** Scheduled re-runs of reports: the due-run task, the run and alert jobs. */
   monitors: MonitorService;
+  /** Site audits: the start, page-worker and finish jobs. */
+  crawls: CrawlService;
   /** Where services publish what happened to an account's resources (the webhooks). */
   events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
@@ -105,6 +110,7 @@ export function buildServices({
     webhookDeliveries: new WebhookDeliveriesRepository(database.db, clock),
     monitors: new MonitorsRepository(database.db, clock),
     history: new ReportHistoryRepository(database.db),
+    crawls: new CrawlsRepository(database.db, database.engine, clock),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,
@@ -119,21 +125,22 @@ export function buildServices({
     analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
+  // The analyser's address guard: a webhook may POST, and a crawl start, only where a report may fetch.
+  const guard = {
+    policy: {
+      allowPrivateAddresses: config.analysis.request.allowPrivateAddresses,
+      treatAsPublic: analysisHooks?.guard?.treatAsPublic,
+    },
+    resolver: analysisHooks?.resolver ?? systemResolver,
+    hooks: analysisHooks?.guard,
+  };
   const webhooks = new WebhookService({
     webhooks: repos.webhooks,
     deliveries: repos.webhookDeliveries,
     jobs,
     clock,
     log,
-    // The analyser's address guard: a webhook may POST only where a report may fetch.
-    guard: {
-      policy: {
-        allowPrivateAddresses: config.analysis.request.allowPrivateAddresses,
-        treatAsPublic: analysisHooks?.guard?.treatAsPublic,
-      },
-      resolver: analysisHooks?.resolver ?? systemResolver,
-      hooks: analysisHooks?.guard,
-    },
+    guard,
     version: config.version,
   });
   webhooks.register(jobs, scheduler);
@@ -170,6 +177,20 @@ export function buildServices({
     appUrl: config.appUrl,
   });
   monitors.register(jobs, scheduler);
+  const crawls = new CrawlService({
+    crawls: repos.crawls,
+    reports,
+    pool: analysisPool,
+    jobs,
+    events,
+    clock,
+    log,
+    settings: config.crawl,
+    analysis: { ...analysisHooks, config: config.analysis, engine, clock },
+    guard,
+    leaseMs: config.jobs.leaseSeconds * 1000,
+  });
+  crawls.register(jobs);
 
   return {
     config,
@@ -182,6 +203,7 @@ export function buildServices({
     stats,
     webhooks,
     monitors,
+    crawls,
     events,
     jobs,
     mail,

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { FairQueue } from '../limits/fair-queue.js';
 import type { AnalysisConfig } from './config.js';
 import type { Engine, ParsedPage } from './engine.js';
+import type { PageOutline } from './outline.js';
 import { FetchError } from './errors.js';
 import type { AnalysisResult, PageSnapshot } from './types.js';
 
@@ -20,7 +21,7 @@ export type EngineRequest =
   | { op: 'drop'; id: number };
 
 export type EngineReply = { id: number; heapBytes?: number } & (
-  | { declaredIcon: string | null }
+  | { declaredIcon: string | null; outline: PageOutline }
   | { result: AnalysisResult }
   | { error: string }
 );
@@ -127,6 +128,7 @@ export class EnginePool implements Engine {
     };
     return {
       declaredIcon: 'declaredIcon' in reply ? reply.declaredIcon : null,
+      outline: 'outline' in reply ? reply.outline : { links: [], canonical: null },
       check: (snapshot, config) => {
         if (!open) return Promise.reject(new Error('the parsed page was discarded'));
         const { html: _html, ...rest } = snapshot;

@@ -4,6 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { buildArtifacts, type Artifacts } from './artifacts/index.js';
+import { pageOutline } from './outline.js';
 import { declaredIconUrl } from './probes.js';
 import { runChecks } from './run.js';
 import type { EngineReply, EngineRequest } from './engine-pool.js';
@@ -21,7 +22,7 @@ parentPort!.on('message', (request: EngineRequest) => {
       case 'parse': {
         const artifacts = buildArtifacts(request.html, request.finalUrl);
         parsed.set(request.id, { html: request.html, artifacts });
-        answer({ id: request.id, declaredIcon: declaredIconUrl(artifacts) });
+        answer({ id: request.id, declaredIcon: declaredIconUrl(artifacts), outline: pageOutline(artifacts) });
         break;
       }
       case 'check': {

@@ -5,6 +5,7 @@
 // answer from the parsed page (does it declare an icon?) before the last side fetch.
 import { buildArtifacts, type Artifacts } from './artifacts/index.js';
 import type { AnalysisConfig } from './config.js';
+import { pageOutline, type PageOutline } from './outline.js';
 import { declaredIconUrl } from './probes.js';
 import { runChecks } from './run.js';
 import type { AnalysisResult, PageSnapshot } from './types.js';
@@ -13,6 +14,8 @@ import type { AnalysisResult, PageSnapshot } from './types.js';
 export interface ParsedPage {
   /** The first declared icon link, resolved (decides the /favicon.ico probe). */
   declaredIcon: string | null;
+  /** Its links and canonical (what a site crawl follows and compares). */
+  outline: PageOutline;
   /** Runs the checks; `snapshot.html` is the page that was parsed. */
   check(snapshot: PageSnapshot, config: AnalysisConfig): Promise<AnalysisResult>;
   /** Frees the parsed page without checking it (the analysis failed or was cancelled). */
@@ -30,6 +33,7 @@ export const inProcessEngine: Engine = {
     let artifacts: Artifacts | null = buildArtifacts(html, finalUrl);
     return {
       declaredIcon: declaredIconUrl(artifacts),
+      outline: pageOutline(artifacts),
       async check(snapshot, config) {
         if (artifacts === null) throw new Error('the parsed page was discarded');
         const result = runChecks(snapshot, config, artifacts);

@@ -25,6 +25,8 @@ export interface RobotsRule {
 interface Group {
   agents: string[];
   rules: RobotsRule[];
+  /** The group's first valid `Crawl-delay` in seconds (not in RFC 9309, widely honoured). */
+  delay: number | null;
 }
 
 interface Line {
@@ -67,7 +69,7 @@ function parseGroups(body: string): Group[] {
   for (const { field, value } of lines(body)) {
     if (field === 'user-agent') {
       if (current === null || sawRule) {
-        current = { agents: [], rules: [] };
+        current = { agents: [], rules: [], delay: null };
         groups.push(current);
         sawRule = false;
       }
@@ -77,6 +79,9 @@ function parseGroups(body: string): Group[] {
       if (current !== null && value !== '') {
         current.rules.push({ allow: field === 'allow', pattern: normalise(value), written: value });
       }
+    } else if (field === 'crawl-delay' && current !== null) {
+      const seconds = Number(value);
+      if (current.delay === null && value !== '' && Number.isFinite(seconds) && seconds >= 0) current.delay = seconds;
     }
   }
   return groups;
@@ -88,14 +93,23 @@ function agentToken(value: string): string {
   return (/^[A-Za-z_-]*/.exec(value)?.[0] ?? '').toLowerCase();
 }
 
-/** The merged rules of the groups naming `token`, else of the `*` groups, else none. */
-export function rulesFor(body: string, token: string): RobotsRule[] {
+/** The groups naming any of `tokens` (merged), else the `*` groups, else none. */
+function groupsFor(body: string, tokens: string | readonly string[]): Group[] {
   const groups = parseGroups(body);
-  const wanted = token.toLowerCase();
-  const pick = (name: string) => groups.filter((g) => g.agents.some((a) => agentToken(a) === name));
-  let chosen = pick(wanted);
-  if (chosen.length === 0) chosen = pick('*');
-  return chosen.flatMap((g) => g.rules);
+  const wanted = new Set((typeof tokens === 'string' ? [tokens] : tokens).map((t) => t.toLowerCase()));
+  const chosen = groups.filter((g) => g.agents.some((a) => wanted.has(agentToken(a))));
+  return chosen.length > 0 ? chosen : groups.filter((g) => g.agents.some((a) => agentToken(a) === '*'));
+}
+
+/** The merged rules of the groups naming `tokens` (one or several), else of the `*` groups, else none. */
+export function rulesFor(body: string, tokens: string | readonly string[]): RobotsRule[] {
+  return groupsFor(body, tokens).flatMap((g) => g.rules);
+}
+
+/** The `Crawl-delay` (seconds) of the groups `rulesFor` picks: the first one given; null when none. */
+export function crawlDelayFor(body: string, tokens: string | readonly string[]): number | null {
+  for (const group of groupsFor(body, tokens)) if (group.delay !== null) return group.delay;
+  return null;
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -175,8 +189,8 @@ export function compileRules(rules: readonly RobotsRule[]): CompiledRules {
   };
 }
 
-/** robots.txt parsed and compiled once for `token`. */
-export function compileRobots(body: string, token: string): CompiledRobots {
+/** robots.txt parsed and compiled once for `token` (or several, whose groups merge). */
+export function compileRobots(body: string, token: string | readonly string[]): CompiledRobots {
   const rules = rulesFor(body, token);
   const compiled = compileRules(rules);
   return {

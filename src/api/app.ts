@@ -28,6 +28,7 @@ import { registerRateLimit } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { accountRoutes } from './routes/account.js';
 import { healthRoutes } from './routes/health.js';
+import { crawlsRoutes } from './routes/crawls.js';
 import { monitorsRoutes } from './routes/monitors.js';
 import { projectsRoutes } from './routes/projects.js';
 import { reportHistoryRoutes } from './routes/report-history.js';
@@ -36,6 +37,7 @@ import { statsRoutes } from './routes/stats.js';
 import { webhooksRoutes } from './routes/webhooks.js';
 import { websitesRoutes } from './routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './schemas/common.js';
+import { Crawl, CrawlIssue, CrawlPage } from './schemas/crawls.js';
 import { HistoryItem, Monitor } from './schemas/monitors.js';
 import { Account, CheckObject, Project, Report } from './schemas/reports.js';
 import { Webhook, WebhookDelivery } from './schemas/webhooks.js';
@@ -178,6 +180,9 @@ export async function buildApp({
     WebhookDelivery,
     Monitor,
     HistoryItem,
+    Crawl,
+    CrawlPage,
+    CrawlIssue,
   ])
     app.addSchema(schema);
 
@@ -280,6 +285,7 @@ export async function buildApp({
       webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
       reportHistoryRoutes(api, { reports: repos.reports, history: repos.history });
       monitorsRoutes(api, { monitors: repos.monitors, reports: repos.reports, service: services.monitors });
+      crawlsRoutes(api, { crawls: repos.crawls, service: services.crawls, maxPages: config.crawl.maxPages });
     },
     { prefix: '/api/v1' },
   );

@@ -44,7 +44,7 @@ export function errorBody(error: HttpError): ErrorBody {
 }
 
 /** The resources whose 404 names them. */
-export type Resource = 'Report' | 'Website' | 'Project' | 'Webhook' | 'Monitor';
+export type Resource = 'Report' | 'Website' | 'Project' | 'Webhook' | 'Monitor' | 'Crawl';
 
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 export const notFound = (what?: Resource) => new HttpError(404, what ? `${what} not found.` : 'Not found.');

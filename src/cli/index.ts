@@ -14,6 +14,8 @@ Commands:
   jobs                       list the jobs queued, waiting to retry, running or failed
   analyze <url…> [--json] [--concurrency N]
                              analyse pages without a server or database
+  crawl <url> [--max-pages N] [--json|--csv]
+                             audit a whole site without a server
   mail outbox                print the mails kept without SMTP_URL (date, recipient, subject)
   mail test <to>             send a test mail now and print the SMTP server's answer
   mail digest [--website ID] send the digest of the last complete period now
@@ -27,6 +29,10 @@ export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
     case 'analyze': {
       const { runAnalyze } = await import('./analyze.js');
       return runAnalyze(rest, io);
+    }
+    case 'crawl': {
+      const { runCrawl } = await import('./crawl.js');
+      return runCrawl(rest, io);
     }
     case 'mail': {
       const { runMail } = await import('./mail.js');

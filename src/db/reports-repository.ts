@@ -145,6 +145,19 @@ export class ReportsRepository {
       .executeTakeFirst();
   }
 
+  /** The id of the account's newest report of exactly this URL (a crawl re-runs it rather than adding one). */
+  async idForUrl(userId: number, url: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('reports')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('url', '=', url)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   /** Whether the account has this report (a light check: no results read). */
   async owns(userId: number, id: number): Promise<boolean> {
     const row = await this.db

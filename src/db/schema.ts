@@ -123,6 +123,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   report_history: ReportHistoryTable;
   monitors: MonitorsTable;
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
+  crawl_sitemap_urls: CrawlSitemapUrlsTable;
+  crawl_issues: CrawlIssuesTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */
@@ -248,4 +252,82 @@ export interface MonitorsTable {
   last_result: number | null;
   created_at: string;
   updated_at: string;
+}
+
+export type CrawlStatus = 'queued' | 'running' | 'finished' | 'cancelled' | 'failed';
+
+/** A site audit (src/crawl/). Counters move as pages complete; `origins` caches each origin's shared fetches (JSON). */
+export interface CrawlsTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  project: string;
+  status: CrawlStatus;
+  max_pages: number;
+  sitemap: Toggle;
+  /** Page workers (slots) of the crawl: CRAWL_CONCURRENCY, or 1 under a Crawl-delay. */
+  slots: number;
+  /** robots.txt's Crawl-delay (capped), in ms; 0 without one. */
+  delay_ms: number;
+  pages_found: number;
+  pages_done: number;
+  pages_failed: number;
+  /** Sum and count of the pages' scores (result = the mean). */
+  score_sum: number;
+  scored: number;
+  issues: number;
+  sitemap_found: Toggle;
+  origins: string;
+  error: string | null;
+  /** When CRAWL_TIME_LIMIT stops it (ms since the epoch); null until it starts. */
+  deadline_ms: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CrawlPageState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped';
+
+export interface CrawlPagesTable {
+  id: Generated<number>;
+  crawl_id: number;
+  url: string;
+  state: CrawlPageState;
+  /** Frontier order: the depth, or a large number for sitemap URLs no crawled page links to (yet). */
+  priority: number;
+  depth: number | null;
+  /** A fetching page's lease (ms since the epoch): past it, another worker may take the page again. */
+  lease_ms: number | null;
+  status_code: number | null;
+  redirect_to: string | null;
+  report_id: number | null;
+  result: number | null;
+  in_sitemap: Toggle;
+  indexable: Toggle;
+  robots_disallowed: Toggle;
+  html: Toggle;
+  noindex: Toggle;
+  mixed_content: Toggle;
+  title: string | null;
+  description: string | null;
+  canonical: string | null;
+  /** Crawled pages linking here, and the first few of them (JSON array of URLs). */
+  inlinks: number;
+  linked_from: string;
+  error: string | null;
+}
+
+export interface CrawlSitemapUrlsTable {
+  crawl_id: number;
+  url: string;
+}
+
+export interface CrawlIssuesTable {
+  id: Generated<number>;
+  crawl_id: number;
+  type: string;
+  severity: string;
+  url: string;
+  detail: string;
 }

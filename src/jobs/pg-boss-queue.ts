@@ -2,7 +2,7 @@
 // jobs from the same tables (SKIP LOCKED), so each job is done once; pg-boss's supervisor fails a
 // job whose lease (`expireInSeconds`) ran out, and the retry policy runs it again. Its
 // maintenance runs every quarter lease, so a dead process's job runs again within two leases.
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -228,7 +228,9 @@ export class PgBossJobQueue implements JobQueue {
       });
       pool.on('error', (error) => this.options.log.warn({ err: error }, 'a job-queue connection failed; the pool replaces it'));
       this.pool = pool;
-      const boss = new PgBoss({
+      // Loaded when first needed: an instance on SQLite, and every CLI command, never pays for it.
+      const { default: PgBossClass } = await import('pg-boss');
+      const boss = new PgBossClass({
         db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
         schema: this.schema,
         schedule: false, // schedules are ours (jobs/scheduler.ts), driven by the injectable clock

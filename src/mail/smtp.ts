@@ -2,7 +2,7 @@
 // `smtps://` TLS from the first byte), bounded in time so a stuck server never holds a worker,
 // and the one place that knows the credentials: whatever leaves it (errors, the target shown
 // by the CLI) has them masked.
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { MailMessage } from './mail-message.js';
 
 /** Connecting (DNS included), then the greeting, each at most this long. */
@@ -35,7 +35,9 @@ export class SmtpSender {
 
   /** Sends one mail; throws an Error whose message names the failure, credentials masked. */
   async send(message: MailMessage): Promise<SmtpResult> {
-    this.transport ??= nodemailer.createTransport({
+    // nodemailer is loaded on the first send: without SMTP_URL it is never needed.
+    const { createTransport } = (await import('nodemailer')).default;
+    this.transport ??= createTransport({
       url: this.url,
       connectionTimeout: CONNECT_TIMEOUT_MS,
       dnsTimeout: CONNECT_TIMEOUT_MS,

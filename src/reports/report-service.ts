@@ -10,6 +10,7 @@ import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
 import { noEvents, type EventSink } from '../events.js';
 import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
+import { Privacy } from '../sharing/privacy.js';
 import type { AccountKey, AnalysisPool } from './analysis-pool.js';
 
 /**
@@ -100,6 +101,39 @@ export class ReportService {
     if (!written?.history) return undefined;
     await this.events.publish(current.user_id, 'report.updated', reportResource(written.report));
     return { report: written.report, history: written.history };
+  }
+
+  /**
+   * Stores a page a site crawl analysed (contract "Site audits"): the account's report of that
+   * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
+   * report. Each is a report.updated or report.created event.
+   */
+  async recordAnalysed(account: number, page: AnalysedPage): Promise<ReportRow> {
+    const results = JSON.stringify(page.results);
+    const existing = await this.reports.idForUrl(account, page.url);
+    if (existing !== undefined) {
+      const written = await this.reports.updateRecorded(account, existing, {
+        result: page.result,
+        results,
+        generated_at: page.generated_at,
+      });
+      if (written) {
+        await this.events.publish(account, 'report.updated', reportResource(written.report));
+        return written.report;
+      }
+    }
+    const row = await this.reports.create({
+      user_id: account,
+      url: page.url,
+      project: page.project,
+      result: page.result,
+      results,
+      privacy: Privacy.Private,
+      password_hash: null,
+      generated_at: page.generated_at,
+    });
+    await this.events.publish(account, 'report.created', reportResource(row));
+    return row;
   }
 
   /** One analysis, in the account's turn. */

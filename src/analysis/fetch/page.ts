@@ -22,6 +22,26 @@ export interface FetchedPage {
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
+/** A 2xx whose Content-Type is HTML, or absent (then the body decides). */
+function isHtmlSuccess(status: number, contentType: string | null): boolean {
+  if (status < 200 || status > 299) return false;
+  if (contentType === null) return true;
+  const mime = parseMIMEType(contentType);
+  return mime !== 'failure' && HTML_TYPES.has(mime.essence);
+}
+
+function locationOf(from: URL, value: string | string[] | undefined): string | null {
+  const location = firstHeader(value);
+  if (location === undefined) return null;
+  try {
+    const url = new URL(location, from);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
 function toHeaderMap(headers: IncomingHttpHeaders): HeaderMap {
   const map: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -44,13 +64,41 @@ export interface FetchPageOptions {
   onAccepted?: (finalUrl: URL) => void;
 }
 
+/** What answered instead of an HTML page, when a crawler asks for every answer. */
+export interface OtherAnswer {
+  status: number;
+  /** The redirect's Location, resolved; null when there is none or it does not resolve. */
+  location: string | null;
+  contentType: string | null;
+}
+
 export async function fetchPage(session: FetchSession, url: URL, options: FetchPageOptions = {}): Promise<FetchedPage> {
+  const answer = await fetchAnswer(session, url, { ...options, everyAnswer: false });
+  if (!('html' in answer)) throw new Error('unreachable: fetchAnswer answered without a page');
+  return answer;
+}
+
+/**
+ * For a crawler: one request, no redirect followed. An HTML 2xx page comes back read and
+ * decoded; any other answer (a redirect, an error status, another type) comes back as
+ * OtherAnswer, its body unread. Failures to get an answer still reject with FetchError.
+ */
+export function fetchCrawlAnswer(session: FetchSession, url: URL): Promise<FetchedPage | OtherAnswer> {
+  return fetchAnswer(session, url, { everyAnswer: true });
+}
+
+async function fetchAnswer(
+  session: FetchSession,
+  url: URL,
+  options: FetchPageOptions & { everyAnswer: boolean },
+): Promise<FetchedPage | OtherAnswer> {
   const { request } = session.config;
-  return session.withDeadline(request.timeoutMs, async (signal) => {
+  return session.withDeadline(request.timeoutMs, async (signal): Promise<FetchedPage | OtherAnswer> => {
     const started = performance.now();
     const { url: finalUrl, response } = await session.get(url, {
       signal,
       maxRedirects: request.maxRedirects,
+      stopAtRedirect: options.everyAnswer,
       jar: new CookieJar(),
       headers: {
         'user-agent': request.userAgent,
@@ -59,6 +107,10 @@ export async function fetchPage(session: FetchSession, url: URL, options: FetchP
       },
     });
     const contentType = firstHeader(response.headers['content-type'])?.trim() || null;
+    if (options.everyAnswer && !isHtmlSuccess(response.statusCode, contentType)) {
+      await discardBody(response.body);
+      return { status: response.statusCode, location: locationOf(finalUrl, response.headers.location), contentType };
+    }
     let codings: string[];
     try {
       if (response.statusCode < 200 || response.statusCode > 299) {

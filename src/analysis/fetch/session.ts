@@ -28,6 +28,8 @@ export interface FollowOptions {
   maxRedirects: number;
   headers: Record<string, string>;
   jar?: CookieJar;
+  /** Answer with the first response, a redirect included (a crawler records each hop as a page). */
+  stopAtRedirect?: boolean;
 }
 
 export interface FinalResponse {
@@ -110,7 +112,7 @@ export class FetchSession {
   }
 
   /** GET `url`, following up to `maxRedirects` redirects; the caller owns the final body. */
-  async get(start: URL, { signal, maxRedirects, headers, jar }: FollowOptions): Promise<FinalResponse> {
+  async get(start: URL, { signal, maxRedirects, headers, jar, stopAtRedirect }: FollowOptions): Promise<FinalResponse> {
     let url = new URL(start);
     url.hash = '';
     for (let redirects = 0; ; redirects++) {
@@ -124,7 +126,7 @@ export class FetchSession {
       });
       jar?.store(url, response.headers['set-cookie']);
       const location = firstHeader(response.headers.location);
-      if (!REDIRECT_STATUSES.has(response.statusCode) || location === undefined) return { url, response };
+      if (stopAtRedirect || !REDIRECT_STATUSES.has(response.statusCode) || location === undefined) return { url, response };
       await discardBody(response.body);
       if (redirects >= maxRedirects) throw new FetchError('too_many_redirects', { maxRedirects });
       url = nextHop(url, location);

@@ -1,0 +1,168 @@
+// The engine's side of a site crawl (src/crawl/). A crawl shares what the analysis of one page
+// would fetch for its origin (robots.txt, the 404 probe, /favicon.ico, /sitemap.xml) between all
+// the pages of that origin, and fetches each page with one request, following no redirect (a
+// redirect is a page of its own in the crawl). So every request a crawl makes is one of these
+// calls, made when the crawl's per-host gate says so (`beforeRequest`).
+import { DEFAULT_CONFIG } from './config.js';
+import { inProcessEngine } from './engine.js';
+import { FetchError } from './errors.js';
+import { ACCEPT_ENCODING, parseContentEncoding, readBody } from './fetch/body.js';
+import { fetchCrawlAnswer } from './fetch/page.js';
+import { discardBody, FetchSession } from './fetch/session.js';
+import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
+import type { PageOutline } from './outline.js';
+import { projectOf, type AnalyzeOptions } from './analyze.js';
+import { robotsSitemapUrls } from './probes.js';
+import type { AnalysedPage, FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
+import { nowTimestamp } from '../time.js';
+
+/** What every page of one origin shares (plain data: a crawl stores it for its other instances). */
+export interface OriginResources {
+  robots: RobotsFetch;
+  notFound: NotFoundProbe;
+  favicon: Exclude<FaviconProbe, null>;
+  /** null when robots.txt lists a sitemap (as for a single analysis). */
+  sitemap: SitemapProbe;
+}
+
+export interface CrawlFetchOptions extends AnalyzeOptions {
+  /** Awaited before each request starts: the crawl's per-host gate (concurrency, Crawl-delay). */
+  beforeRequest?: () => Promise<void>;
+  /**
+   * A session to fetch through and leave open (openCrawlSession): one crawl worker's pages then
+   * share its keep-alive connection instead of opening one each. Without it, a session of
+   * its own is opened and closed.
+   */
+  session?: FetchSession;
+}
+
+/** A fetch session for a crawl worker, closed by the caller; its signal ends every fetch in it. */
+export function openCrawlSession(options: CrawlFetchOptions = {}): FetchSession {
+  return sessionFor(options);
+}
+
+export type CrawlAnswer =
+  | { kind: 'page'; status: number; page: AnalysedPage; outline: PageOutline }
+  | { kind: 'other'; status: number; location: string | null; contentType: string | null }
+  | { kind: 'failed'; reason: FetchFailureReason; message: string };
+
+const ready = async (options: CrawlFetchOptions) => options.beforeRequest?.();
+
+function sessionFor(options: CrawlFetchOptions): FetchSession {
+  return new FetchSession({
+    config: options.config ?? DEFAULT_CONFIG,
+    resolver: options.resolver,
+    signal: options.signal,
+    guard: options.guard,
+  });
+}
+
+/** robots.txt, the 404 probe, /favicon.ico and (when robots.txt lists none) /sitemap.xml: one request at a time. */
+export async function fetchOriginResources(origin: string, options: CrawlFetchOptions = {}): Promise<OriginResources> {
+  const session = sessionFor(options);
+  try {
+    await ready(options);
+    const robots = await fetchRobots(session, origin);
+    await ready(options);
+    const notFound = await probeNotFound(session, origin);
+    await ready(options);
+    const favicon = await probeFavicon(session, origin);
+    const listed =
+      'error' in robots || robots.status < 200 || robots.status > 299 ? [] : robotsSitemapUrls(robots.body, robots.url);
+    let sitemap: SitemapProbe = null;
+    if (listed.length === 0) {
+      await ready(options);
+      sitemap = await probeSitemap(session, origin);
+    }
+    options.signal?.throwIfAborted();
+    return { robots, notFound, favicon, sitemap };
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * One page of a crawl: a single GET. An HTML 2xx answer is analysed (33 checks, with the
+ * origin's shared resources) and outlined (links, canonical); anything else is reported as it
+ * answered. Never rejects but with the signal's reason.
+ */
+export async function crawlPage(url: string, resources: OriginResources, options: CrawlFetchOptions = {}): Promise<CrawlAnswer> {
+  const config = options.config ?? DEFAULT_CONFIG;
+  const session = options.session ?? sessionFor(options);
+  try {
+    await ready(options);
+    const answer = await fetchCrawlAnswer(session, new URL(url));
+    if (!('html' in answer)) return { kind: 'other', ...answer };
+    const parsed = await (options.engine ?? inProcessEngine).parse(answer.html, answer.finalUrl.href, options.account);
+    const finalUrl = answer.finalUrl.href;
+    const { result, results } = await parsed.check(
+      {
+        requestedUrl: url,
+        finalUrl,
+        status: answer.status,
+        headers: answer.headers,
+        wireBytes: answer.wireBytes,
+        html: answer.html,
+        charsetUsed: answer.charsetUsed,
+        loadTime: answer.loadTime,
+        robots: resources.robots,
+        notFoundProbe: resources.notFound,
+        // As a single analysis would: /favicon.ico counts only when the page declares no icon.
+        faviconProbe: parsed.declaredIcon === null ? resources.favicon : null,
+        sitemapProbe: resources.sitemap,
+      },
+      config,
+    );
+    return {
+      kind: 'page',
+      status: answer.status,
+      page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
+      outline: parsed.outline,
+    };
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof FetchError) {
+      // An answer that proved not to be HTML only once read (no Content-Type) is still an answer.
+      return { kind: 'failed', reason: error.reason, message: error.message };
+    }
+    return { kind: 'failed', reason: 'network', message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    if (session !== options.session) await session.close();
+  }
+}
+
+export type SitemapBytes = { url: string; status: number; bytes: Uint8Array } | { url: string; error: string };
+
+/** A sitemap's bytes (Content-Encoding undone, at most `maxBytes`), through the same guard; redirects followed. */
+export async function fetchSitemapBytes(url: string, maxBytes: number, options: CrawlFetchOptions = {}): Promise<SitemapBytes> {
+  const session = sessionFor(options);
+  const { request } = session.config;
+  try {
+    await ready(options);
+    return await session.withDeadline(request.timeoutMs, async (signal) => {
+      const final = await session.get(new URL(url), {
+        signal,
+        maxRedirects: request.sideMaxRedirects,
+        headers: { 'user-agent': request.userAgent, accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
+      });
+      const status = final.response.statusCode;
+      if (status < 200 || status > 299) {
+        await discardBody(final.response.body);
+        return { url, status, bytes: new Uint8Array() };
+      }
+      const codings = parseContentEncoding(final.response.headers['content-encoding']);
+      const { bytes } = await readBody(final.response.body, codings, {
+        maxBytes,
+        overflow: 'fail',
+        maxRatio: request.maxCompressionRatio,
+        ratioAfterBytes: request.ratioGuardAfterBytes,
+      });
+      return { url, status, bytes };
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    return { url, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await session.close();
+  }
+}

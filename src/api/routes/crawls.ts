@@ -1,0 +1,198 @@
+// /api/v1/crawls: site audits. Thin handlers: validate (schemas, then max_pages against
+// CRAWL_MAX_PAGES and the start URL's address check, both answering 422 before anything is
+// stored or fetched), authorise (every query is scoped to the key's account), call the crawl
+// service or repository, respond. The crawl itself runs as jobs (src/crawl/).
+import { Type } from '@sinclair/typebox';
+import type { CrawlsRepository } from '../../db/crawls-repository.js';
+import type { CrawlService } from '../../crawl/crawl-service.js';
+import { CSV_TYPE, toCsv } from '../csv.js';
+import { ok } from '../envelope.js';
+import { notFound } from '../errors.js';
+import { errorResponses } from '../openapi-responses.js';
+import { listParams, listPath, paginate } from '../pagination.js';
+import {
+  CRAWL_PAGE_COLUMNS,
+  crawlIssueResource,
+  crawlPageCsvRow,
+  crawlPageResource,
+  crawlResource,
+  DEFAULT_MAX_PAGES,
+} from '../resources/crawl.js';
+import { addError, withRules } from '../rules.js';
+import { Envelope, IdParams, Paginated } from '../schemas/common.js';
+import { Crawl, CrawlCreateBody, CrawlIssue, CrawlListQuery, CrawlPage, CrawlPagesQuery } from '../schemas/crawls.js';
+import type { Api } from '../type-provider.js';
+
+export interface CrawlsDeps {
+  crawls: CrawlsRepository;
+  service: CrawlService;
+  /** CRAWL_MAX_PAGES: the largest max_pages. */
+  maxPages: number;
+}
+
+export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps): void {
+  const tags = ['crawls'];
+  const params = IdParams('Crawl');
+
+  app.get(
+    '/crawls',
+    {
+      schema: {
+        tags,
+        summary: 'List crawls, newest first',
+        querystring: CrawlListQuery,
+        response: { 200: Paginated(Crawl), ...errorResponses(401, 422, 429) },
+      },
+    },
+    async (request) => {
+      const p = listParams<'id'>(request.query, 'id');
+      const { total, rows } = await crawls.list(request.user!.id, p.perPage, p.offset);
+      return paginate({
+        items: rows.map(crawlResource),
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['per_page', p.perPage]],
+      });
+    },
+  );
+
+  app.get(
+    '/crawls/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Show a crawl, with its live counts',
+        params,
+        response: { 200: Envelope(Crawl), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await crawls.find(request.user!.id, request.params.id);
+      if (!row) throw notFound('Crawl');
+      return ok(crawlResource(row));
+    },
+  );
+
+  app.post(
+    '/crawls',
+    {
+      schema: {
+        tags,
+        summary: 'Start a site audit: answers 202 at once; the crawl runs as jobs',
+        body: CrawlCreateBody,
+        response: {
+          202: Type.Object({ data: Crawl, status: Type.Literal(202) }),
+          ...errorResponses(401, 413, 415, 422, 429),
+        },
+      },
+      attachValidation: true, // max_pages' ceiling and the address check answer in the schema's 422 (rules.ts)
+    },
+    async (request, reply) => {
+      const body = await withRules(request, async (valid, errors) => {
+        if (typeof valid.max_pages === 'number' && valid.max_pages > maxPages) {
+          addError(errors, 'max_pages', `The max pages must not be greater than ${maxPages}.`);
+        }
+        // Only once everything else is valid: an invalid request resolves and fetches nothing.
+        if (Object.keys(errors).length === 0 && typeof valid.url === 'string') {
+          const refused = await service.refusedStart(valid.url);
+          if (refused !== null) addError(errors, 'url', refused);
+        }
+      });
+      const row = await service.create(request.user!.id, {
+        url: body.url,
+        max_pages: body.max_pages ?? Math.min(DEFAULT_MAX_PAGES, maxPages),
+        sitemap: body.sitemap ?? 1,
+      });
+      return reply.code(202).send({ data: crawlResource(row), status: 202 as const });
+    },
+  );
+
+  app.delete(
+    '/crawls/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a crawl: no fetch starts after this answers; its reports stay',
+        params,
+        response: { 200: Envelope(Crawl), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await service.cancel(request.user!.id, request.params.id);
+      if (!row) throw notFound('Crawl');
+      return ok(crawlResource(row));
+    },
+  );
+
+  app.get(
+    '/crawls/:id/pages',
+    {
+      schema: {
+        tags,
+        summary: "A crawl's pages (every URL fetched or skipped), in discovery order; format=csv exports them all",
+        params,
+        querystring: CrawlPagesQuery,
+        response: {
+          200: {
+            description: 'A page of rows (the paginator); with format=csv, every row in CSV (CRLF)',
+            content: { 'application/json': { schema: Paginated(CrawlPage) }, 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const crawl = await crawls.find(request.user!.id, request.params.id);
+      if (!crawl) throw notFound('Crawl');
+      if (request.query.format === 'csv') {
+        const rows: (string | number)[][] = [];
+        for await (const batch of crawls.allPages(crawl.id)) {
+          for (const row of batch) rows.push(crawlPageCsvRow(crawlPageResource(row)));
+        }
+        return reply
+          .type(CSV_TYPE)
+          .header('Content-Disposition', `attachment; filename="crawl-${crawl.id}-pages.csv"`)
+          .send(toCsv(CRAWL_PAGE_COLUMNS, rows));
+      }
+      const p = listParams<'id'>(request.query, 'id');
+      const { total, rows } = await crawls.listPages(crawl.id, p.perPage, p.offset);
+      return paginate({
+        items: rows.map(crawlPageResource),
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['per_page', p.perPage]],
+      });
+    },
+  );
+
+  app.get(
+    '/crawls/:id/issues',
+    {
+      schema: {
+        tags,
+        summary: "A crawl's site-level issues, most severe first",
+        params,
+        querystring: CrawlListQuery,
+        response: { 200: Paginated(CrawlIssue), ...errorResponses(401, 404, 422, 429) },
+      },
+    },
+    async (request) => {
+      const crawl = await crawls.find(request.user!.id, request.params.id);
+      if (!crawl) throw notFound('Crawl');
+      const p = listParams<'id'>(request.query, 'id');
+      const { total, rows } = await crawls.listIssues(crawl.id, p.perPage, p.offset);
+      return paginate({
+        items: rows.map(crawlIssueResource),
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['per_page', p.perPage]],
+      });
+    },
+  );
+}

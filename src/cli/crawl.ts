@@ -1,0 +1,213 @@
+// `rankscope crawl <url> [--max-pages N] [--json|--csv]`: a whole site audit with no server
+// (contract "Site audits"). The same crawl the API starts, run by this process's own job
+// workers on DATABASE_URL, as the first account (ADMIN_EMAIL, created if the database has
+// none): its reports land there like any other crawl's.
+import { parseArgs } from 'node:util';
+import { ensureFirstAccount } from '../accounts/accounts.js';
+import { normalizeTargetUrl } from '../analysis/analyze.js';
+import { FetchError } from '../analysis/errors.js';
+import {
+  CRAWL_PAGE_COLUMNS,
+  crawlIssueResource,
+  crawlPageCsvRow,
+  crawlPageResource,
+  crawlResource,
+  DEFAULT_MAX_PAGES,
+} from '../api/resources/crawl.js';
+import { toCsv } from '../api/csv.js';
+import { loadConfig, type AppConfig, type Env } from '../config.js';
+import type { CrawlRow, CrawlsRepository } from '../db/crawls-repository.js';
+import { migrateToLatest, openDatabase } from '../db/connection.js';
+import { silentLog } from '../jobs/log.js';
+import { UsersRepository } from '../db/users-repository.js';
+import { buildServices } from '../services.js';
+import type { CliIo } from './io.js';
+
+const HELP = `Usage: rankscope crawl <url> [--max-pages N] [--json | --csv]
+
+Audits a whole site without a server: follows the start page's links and the
+site's sitemaps on its host (and its www. twin), analyses every HTML page (a
+report each, in the first account), and finds the site-level issues (broken
+links, redirect chains, duplicate titles, orphans, sitemap mistakes).
+
+Options:
+  --max-pages N   URLs to record at most (1 to CRAWL_MAX_PAGES; default 100)
+  --no-sitemap    follow links only (do not read robots.txt Sitemap: lines or
+                  /sitemap.xml)
+  --json          print {"crawl", "pages", "issues"} as one JSON object
+  --csv           print the pages as CSV
+  -h, --help      show this help
+
+Without --json or --csv a summary is printed. Progress goes to stderr, and only
+on a terminal. Ctrl-C cancels the crawl.
+
+Exit status: 0 when the crawl ran, whatever it found; 1 when the start page
+could not be fetched; 2 for a usage or settings error.
+
+Settings come from the environment: DATABASE_URL, CRAWL_CONCURRENCY,
+CRAWL_MAX_PAGES, CRAWL_TIME_LIMIT, ALLOW_PRIVATE_ADDRESSES, REQUEST_TIMEOUT…
+`;
+
+const ENDED = new Set(['finished', 'failed', 'cancelled']);
+const POLL_MS = 200;
+
+export interface CrawlCommandOptions {
+  env?: Env;
+}
+
+export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandOptions = {}): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    io.stderr.write(`rankscope crawl: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout.write(HELP);
+    return 0;
+  }
+  let config: AppConfig;
+  try {
+    config = loadConfig(options.env ?? process.env);
+  } catch (error) {
+    io.stderr.write(`rankscope crawl: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const maxPages = parsed.maxPages ?? Math.min(DEFAULT_MAX_PAGES, config.crawl.maxPages);
+  if (maxPages > config.crawl.maxPages) {
+    io.stderr.write(`rankscope crawl: --max-pages must be at most CRAWL_MAX_PAGES (${config.crawl.maxPages})\n`);
+    return 2;
+  }
+  let url: string;
+  try {
+    url = normalizeTargetUrl(parsed.url).href;
+  } catch (error) {
+    io.stderr.write(`rankscope crawl: ${error instanceof FetchError ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const services = buildServices({ config, database, log: silentLog });
+  const progress = progressLine(io);
+  let crawl: CrawlRow | undefined;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await services.close();
+  };
+  const onSigint = () => {
+    if (crawl) void services.crawls.cancel(crawl.user_id, crawl.id);
+  };
+  try {
+    await migrateToLatest(database);
+    const refused = await services.crawls.refusedStart(url);
+    if (refused !== null) {
+      io.stderr.write(`rankscope crawl: ${url}: ${refused}\n`);
+      return 1;
+    }
+    const users = new UsersRepository(database.db);
+    const first = await ensureFirstAccount(users, config.adminEmail);
+    if (first) io.stderr.write(`Created the first account, ${first.email}. Its API key, shown only this once:\n${first.key}\n`);
+    const account = await users.findByEmail(config.adminEmail);
+    if (!account) {
+      io.stderr.write(`rankscope crawl: no account ${config.adminEmail} (ADMIN_EMAIL) to crawl as\n`);
+      return 2;
+    }
+    crawl = await services.crawls.create(account.id, { url, max_pages: maxPages, sitemap: parsed.sitemap ? 1 : 0 });
+    process.once('SIGINT', onSigint);
+    await services.startWorkers();
+    for (;;) {
+      crawl = (await services.repos.crawls.findById(crawl.id))!;
+      progress.show(crawl);
+      if (ENDED.has(crawl.status)) break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    progress.done();
+    await close();
+    await write(io, parsed.format, crawl, services.repos.crawls);
+    if (crawl.status === 'failed') {
+      io.stderr.write(`rankscope crawl: the start page could not be fetched: ${crawl.error ?? 'unknown reason'}\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await close();
+    await database.close();
+  }
+}
+
+function parse(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'max-pages': { type: 'string' },
+      'no-sitemap': { type: 'boolean' },
+      json: { type: 'boolean' },
+      csv: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { help: true as const, url: '', maxPages: undefined, sitemap: true, format: 'summary' as const };
+  if (positionals.length !== 1) throw new Error('give exactly one start URL');
+  if (values.json && values.csv) throw new Error('--json and --csv cannot be combined');
+  let maxPages: number | undefined;
+  if (values['max-pages'] !== undefined) {
+    maxPages = Number(values['max-pages']);
+    if (!/^\d+$/.test(values['max-pages']) || maxPages < 1) throw new Error('--max-pages must be a whole number of at least 1');
+  }
+  return {
+    help: false as const,
+    url: positionals[0],
+    maxPages,
+    sitemap: !values['no-sitemap'],
+    format: values.json ? ('json' as const) : values.csv ? ('csv' as const) : ('summary' as const),
+  };
+}
+
+async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: CrawlRow, repo: CrawlsRepository): Promise<void> {
+  const pages = [];
+  for await (const batch of repo.allPages(crawl.id)) for (const row of batch) pages.push(crawlPageResource(row));
+  if (format === 'csv') {
+    io.stdout.write(toCsv(CRAWL_PAGE_COLUMNS, pages.map(crawlPageCsvRow)));
+    return;
+  }
+  const issues = (await repo.listIssues(crawl.id, 1_000_000, 0)).rows.map(crawlIssueResource);
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify({ crawl: crawlResource(crawl), pages, issues })}\n`);
+    return;
+  }
+  const shown = crawlResource(crawl);
+  const lines = [
+    `${shown.url}: ${shown.status}`,
+    `  ${shown.pages_found} URLs found, ${shown.pages_done} answered, ${shown.pages_failed} without an answer`,
+    `  mean score: ${shown.result ?? '—'}`,
+    `  ${issues.length} site-level ${issues.length === 1 ? 'issue' : 'issues'}${issues.length > 0 ? ':' : ''}`,
+    ...issues.map((issue) => `  [${issue.severity}] ${issue.type} ${issue.url}\n      ${issue.detail}`),
+  ];
+  io.stdout.write(`${lines.join('\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')}\n`);
+}
+
+/** A one-line progress bar on stderr when it is a terminal; nothing otherwise (stdout stays clean). */
+function progressLine(io: CliIo) {
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  let drawn = false;
+  return {
+    show(crawl: CrawlRow) {
+      if (!tty) return;
+      const total = Math.max(crawl.pages_found, 1);
+      const done = crawl.pages_done + crawl.pages_failed;
+      const width = 30;
+      const filled = Math.min(width, Math.round((done / Math.min(total, crawl.max_pages)) * width));
+      io.stderr.write(
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${crawl.pages_found} pages, ${crawl.pages_failed} failed (${crawl.status})\x1b[K`,
+      );
+      drawn = true;
+    },
+    done() {
+      if (drawn) io.stderr.write('\n');
+    },
+  };
+}

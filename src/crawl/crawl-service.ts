@@ -1,0 +1,502 @@
+// Site audits at work (contract "Site audits"). A crawl is three kinds of job:
+//
+// - `crawl.start`: the start origin's shared fetches (robots.txt, the 404 probe, the favicon and
+//   sitemap probes), the politeness settings they imply, the start page, the sitemaps' URLs;
+//   then one `crawl.slot` job per worker the host allows.
+// - `crawl.slot`: takes the frontier's next page, fetches and analyses it (one request), records
+//   it and what it links to, and goes on; after half a job lease it hands over to its next job,
+//   so no job outlives its lease and a dead worker's slot is picked up again. The number of
+//   slots is the host's concurrency: at most CRAWL_CONCURRENCY requests at once, whichever
+//   instances run them; under a Crawl-delay one slot, paced.
+// - `crawl.finish`: once nothing is queued or being fetched, the site-level issues, then
+//   `finished` and the crawl.finished event. Keyed by the crawl: queued once.
+//
+// Everything a crawl knows is in the database (crawls-repository.ts), so it survives restarts.
+import type { FetchSession } from '../analysis/fetch/session.js';
+import {
+  crawlPage,
+  openCrawlSession,
+  fetchOriginResources,
+  fetchSitemapBytes,
+  type CrawlAnswer,
+  type CrawlFetchOptions,
+  type OriginResources,
+} from '../analysis/crawl-page.js';
+import { fetchFailureMessage } from '../analysis/errors.js';
+import { compileRobots, crawlDelayFor, sitemapUrls as robotsSitemapUrls, type CompiledRobots } from '../analysis/robots.js';
+import type { AnalysisConfig } from '../analysis/config.js';
+import { crawlResource } from '../api/resources/crawl.js';
+import type { CrawlSettings } from '../config.js';
+import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome } from '../db/crawls-repository.js';
+import type { EventSink } from '../events.js';
+import type { JobLog } from '../jobs/log.js';
+import type { JobContext, JobQueue } from '../jobs/queue.js';
+import { AnalyserBusyError, type AnalysisPool } from '../reports/analysis-pool.js';
+import type { ReportService } from '../reports/report-service.js';
+import type { Clock } from '../time.js';
+import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
+import { Pacer, sleep } from './pacer.js';
+import { crawlUrl, inScope, siteHostOf } from './scope.js';
+import { findSiteIssues, type CrawledPage } from './site-issues.js';
+import { parseSitemap } from './sitemaps.js';
+
+export const CRAWL_START = 'crawl.start';
+export const CRAWL_SLOT = 'crawl.slot';
+export const CRAWL_FINISH = 'crawl.finish';
+
+/** robots.txt groups a crawl obeys (merged), else `*`. */
+export const ROBOTS_TOKENS = ['Rankscope', 'RankscopeBot'] as const;
+/** Crawl-delay is honoured up to this many seconds. */
+export const MAX_CRAWL_DELAY_SECONDS = 10;
+/** Sitemap files read per crawl (indexes included), and the URLs kept from them. */
+const MAX_SITEMAPS = 50;
+const MAX_SITEMAP_URLS = 100_000;
+/**
+ * A sitemap file is read up to 10 MiB (decoded; 50,000 URLs take about 5 MB): its parse runs on
+ * the event loop, and 50 MiB (the protocol's ceiling) would hold it for seconds.
+ */
+const SITEMAP_READ_BYTES = 10 * 1024 * 1024;
+/** How often an idle worker looks again while another still fetches pages that may add links. */
+const IDLE_POLL_MS = 100;
+
+export interface CrawlJob {
+  crawl: number;
+}
+export interface SlotJob extends CrawlJob {
+  slot: number;
+  seq: number;
+  /** Under a Crawl-delay: when the next request may start (ms since the epoch). */
+  nextAt?: number;
+}
+
+export interface NewCrawlRequest {
+  url: string;
+  max_pages: number;
+  sitemap: 0 | 1;
+}
+
+export interface CrawlServiceDeps {
+  crawls: CrawlsRepository;
+  reports: ReportService;
+  pool: AnalysisPool;
+  jobs: JobQueue;
+  events: EventSink;
+  clock: Clock;
+  log: JobLog;
+  settings: CrawlSettings;
+  /** The analyser's options (config, resolver, guard hooks, engine). */
+  analysis: Omit<CrawlFetchOptions, 'signal' | 'account' | 'beforeRequest'> & { config: AnalysisConfig };
+  /** The address check a start URL passes before anything is queued (the analyser's guard). */
+  guard: TargetGuard;
+  /** JOB_LEASE_SECONDS in ms: a slot hands over after half of it; a page's lease is one. */
+  leaseMs: number;
+}
+
+/** An origin's shared fetches and its robots rules, compiled once per job. */
+interface Origin {
+  resources: OriginResources;
+  robots:
+    | { allowAll: true }
+    | { allowAll: false; disallowAll: true; why: string }
+    | { allowAll: false; disallowAll: false; rules: CompiledRobots };
+}
+
+export class CrawlService {
+  /** This instance's work on each crawl, aborted at once by a cancel. */
+  private readonly local = new Map<number, Set<AbortController>>();
+
+  constructor(private readonly deps: CrawlServiceDeps) {}
+
+  register(jobs: JobQueue): void {
+    // A start or finish that fails (the database away) is retried; a slot's failure too, and
+    // its pages stay leased until then, then are taken again.
+    jobs.register<CrawlJob>(CRAWL_START, (payload, context) => this.start(payload.crawl, context));
+    jobs.register<SlotJob>(CRAWL_SLOT, (payload, context) => this.slot(payload, context));
+    jobs.register<CrawlJob>(CRAWL_FINISH, (payload) => this.finish(payload.crawl));
+  }
+
+  /** Null when the start URL may be crawled; otherwise why not (DNS, the address guard). */
+  refusedStart(url: string): Promise<string | null> {
+    return refusedTarget(url, this.deps.guard);
+  }
+
+  /** Stores a queued crawl and queues its start. */
+  async create(account: number, request: NewCrawlRequest): Promise<CrawlRow> {
+    const crawl = await this.deps.crawls.create({
+      user_id: account,
+      url: request.url,
+      project: siteHostOf(request.url),
+      max_pages: request.max_pages,
+      sitemap: request.sitemap,
+    });
+    await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: crawl.id }, { key: String(crawl.id) });
+    return crawl;
+  }
+
+  /**
+   * Stops a queued or running crawl: no fetch of this instance starts after this returns (its
+   * work is aborted now); other instances stop before their next page. Undefined when the
+   * account has no such crawl; the crawl unchanged when it had ended already.
+   */
+  async cancel(account: number, id: number): Promise<CrawlRow | undefined> {
+    const crawl = await this.deps.crawls.find(account, id);
+    if (!crawl) return undefined;
+    this.abortLocal(id, 'The crawl was cancelled.');
+    const ended = await this.deps.crawls.end(id, 'cancelled', { userId: account, skippedBecause: 'The crawl was cancelled.' });
+    return ended ?? (await this.deps.crawls.find(account, id));
+  }
+
+  // ---- crawl.start ----
+
+  async start(id: number, context: Pick<JobContext, 'signal'>): Promise<void> {
+    const crawl = await this.deps.crawls.findById(id);
+    if (crawl?.status !== 'queued') return;
+    await this.working(id, context.signal, async (signal) => {
+      const pacer = new Pacer(0, 0, Date.now);
+      const options = this.fetchOptions(crawl, signal, pacer);
+      const startOrigin = new URL(crawl.url).origin;
+      const resources = await fetchOriginResources(startOrigin, options);
+      const robotsBody = 'error' in resources.robots || !isSuccess(resources.robots.status) ? '' : resources.robots.body;
+      const delaySeconds = Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(robotsBody, ROBOTS_TOKENS) ?? 0);
+      const delayMs = Math.round(delaySeconds * 1000);
+      pacer.setDelay(delayMs);
+      const started = await this.deps.crawls.start(id, {
+        slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
+        delay_ms: delayMs,
+        deadline_ms: this.deps.clock.now() + this.deps.settings.timeLimitSeconds * 1000,
+        origins: JSON.stringify({ [startOrigin]: resources }),
+      });
+      if (!started) return;
+      await this.deps.crawls.discover(id, [{ url: crawl.url, depth: 0, from: null }]);
+      if (crawl.sitemap === 1) await this.readSitemaps({ ...crawl, status: 'running' }, resources, options);
+      const current = await this.deps.crawls.findById(id);
+      if (current?.status !== 'running') return;
+      for (let slot = 0; slot < current.slots; slot++) {
+        await this.deps.jobs.send<SlotJob>(
+          CRAWL_SLOT,
+          { crawl: id, slot, seq: 0, nextAt: pacer.next },
+          { key: `${id}:${slot}:0` },
+        );
+      }
+    });
+  }
+
+  /** The sitemaps of robots.txt (on the site), else /sitemap.xml; indexes followed. Their URLs wait in crawl_sitemap_urls. */
+  private async readSitemaps(crawl: CrawlRow, resources: OriginResources, options: CrawlFetchOptions): Promise<void> {
+    const site = siteHostOf(crawl.url);
+    const listed =
+      'error' in resources.robots || !isSuccess(resources.robots.status)
+        ? []
+        : robotsSitemapUrls(resources.robots.body, resources.robots.url);
+    const queue = listed.length > 0 ? listed : [new URL('/sitemap.xml', crawl.url).href];
+    const seen = new Set<string>();
+    let kept = 0;
+    let found = false;
+    while (queue.length > 0 && seen.size < MAX_SITEMAPS && kept < MAX_SITEMAP_URLS) {
+      const next = crawlUrl(queue.shift()!);
+      // Only the site's own sitemaps: another host's would be a fetch the crawl has no business making.
+      if (next === null || seen.has(next) || !inScope(next, site)) continue;
+      seen.add(next);
+      const fetched = await fetchSitemapBytes(next, SITEMAP_READ_BYTES, options);
+      if ('error' in fetched || !isSuccess(fetched.status)) continue;
+      const parsed = parseSitemap(fetched.bytes);
+      if (parsed.kind === 'index') {
+        found = true;
+        queue.push(...parsed.sitemaps);
+      } else if (parsed.kind === 'urlset') {
+        found = true;
+        const urls = parsed.urls
+          .map((u) => crawlUrl(u))
+          .filter((u): u is string => u !== null && inScope(u, site))
+          .slice(0, MAX_SITEMAP_URLS - kept);
+        kept += await this.deps.crawls.addSitemapUrls(crawl.id, urls);
+      }
+    }
+    if (found) await this.deps.crawls.setSitemapFound(crawl.id);
+  }
+
+  // ---- crawl.slot ----
+
+  async slot(job: SlotJob, context: Pick<JobContext, 'signal'>): Promise<void> {
+    const crawl = await this.deps.crawls.findById(job.crawl);
+    if (crawl?.status !== 'running') return;
+    const handOverAt = Date.now() + this.deps.leaseMs / 2;
+    await this.working(crawl.id, context.signal, async (signal) => {
+      const pacer = new Pacer(crawl.delay_ms, job.nextAt ?? 0, Date.now);
+      const origins = new Map<string, Origin>();
+      // One session for the worker's pages: their requests share a keep-alive connection.
+      const session = openCrawlSession({ ...this.deps.analysis, signal });
+      try {
+        await this.work(crawl, job, handOverAt, { pacer, origins, session, signal });
+      } finally {
+        await session.close();
+      }
+    });
+  }
+
+  private async work(
+    crawl: CrawlRow,
+    job: SlotJob,
+    handOverAt: number,
+    worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
+  ): Promise<void> {
+    const { pacer, signal } = worker;
+    for (;;) {
+      const status = await this.deps.crawls.status(crawl.id);
+      if (status !== 'running') return;
+      if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
+        await this.queueFinish(crawl.id);
+        return;
+      }
+      if (Date.now() >= handOverAt) {
+        const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
+        await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
+        return;
+      }
+      const leaseUntil = this.deps.clock.now() + this.deps.leaseMs;
+      const page = await this.deps.crawls.take(crawl.id, leaseUntil);
+      if (page) {
+        await this.visit(crawl, page, leaseUntil, worker);
+        continue;
+      }
+      // Nothing waiting: another worker's page may still add links; else the sitemap-only
+      // URLs (never linked) get their turn; else the crawl is done.
+      if ((await this.deps.crawls.inFlight(crawl.id)) > 0) {
+        await sleep(IDLE_POLL_MS, signal);
+        continue;
+      }
+      const unlinked = await this.deps.crawls.sitemapUrlsWithoutPage(crawl.id, 500);
+      if (
+        unlinked.length > 0 &&
+        (await this.deps.crawls.discover(
+          crawl.id,
+          unlinked.map((url) => ({ url, depth: null, from: null })),
+        )) > 0
+      ) {
+        continue;
+      }
+      await this.queueFinish(crawl.id);
+      return;
+    }
+  }
+
+  /** One page: robots, one request, the report, the links. */
+  private async visit(
+    crawl: CrawlRow,
+    page: CrawlPageRow,
+    leaseUntil: number,
+    {
+      pacer,
+      origins,
+      session,
+      signal,
+    }: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
+  ): Promise<void> {
+    const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
+    const url = new URL(page.url);
+    const origin = await this.originOf(crawl, url.origin, origins, pacer, signal);
+    const blocked = disallowedBy(origin, page.url);
+    if (blocked !== null) {
+      await complete({ state: 'skipped', robots_disallowed: 1, error: blocked });
+      if (page.depth === 0) await this.failStart(crawl.id, blocked);
+      return;
+    }
+    const answer = await this.analyse(crawl, page.url, origin.resources, { pacer, session, signal });
+    const site = siteHostOf(crawl.url);
+    if (answer.kind === 'failed') {
+      const answered = answer.reason === 'not_html';
+      await complete({ state: answered ? 'done' : 'failed', status_code: answered ? 200 : null, error: answer.message });
+      if (page.depth === 0 && !answered) await this.failStart(crawl.id, answer.message);
+      return;
+    }
+    if (answer.kind === 'other') {
+      const redirect = answer.status >= 300 && answer.status < 400 ? answer.location : null;
+      const target = redirect === null ? null : crawlUrl(redirect);
+      const error =
+        answer.status >= 200 && answer.status < 300 ? `Not an HTML page (${answer.contentType ?? 'no Content-Type'}).` : null;
+      const follow = target !== null && inScope(target, site) ? [{ url: target, depth: page.depth ?? 0, from: page.url }] : [];
+      await this.deps.crawls.complete(
+        crawl.id,
+        page.id,
+        leaseUntil,
+        { state: 'done', status_code: answer.status, redirect_to: target, error },
+        follow,
+      );
+      return;
+    }
+    const report = await this.deps.reports.recordAnalysed(crawl.user_id, answer.page);
+    const results = answer.page.results;
+    const noindex = results.noindex?.passed === false;
+    const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
+    const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
+    const depth = (page.depth ?? 0) + 1;
+    const links: Discovered[] = [];
+    for (const href of answer.outline.links) {
+      const target = crawlUrl(href);
+      if (target !== null && target !== page.url && inScope(target, site)) links.push({ url: target, depth, from: page.url });
+    }
+    await this.deps.crawls.complete(
+      crawl.id,
+      page.id,
+      leaseUntil,
+      {
+        state: 'done',
+        status_code: answer.status,
+        report_id: report.id,
+        result: answer.page.result,
+        html: 1,
+        indexable: indexable ? 1 : 0,
+        noindex: noindex ? 1 : 0,
+        mixed_content: results.mixed_content?.passed === false ? 1 : 0,
+        title: stringValue(results.title?.value),
+        description: stringValue(results.meta_description?.value),
+        canonical,
+      },
+      links,
+    );
+  }
+
+  /** The page through the instance's analysis pool, taking turns with API requests and other crawls. */
+  private async analyse(
+    crawl: CrawlRow,
+    url: string,
+    resources: OriginResources,
+    { pacer, session, signal }: { pacer: Pacer; session: FetchSession; signal: AbortSignal },
+  ): Promise<CrawlAnswer> {
+    for (;;) {
+      try {
+        return await this.deps.pool.run(
+          (slotSignal) => crawlPage(url, resources, { ...this.fetchOptions(crawl, slotSignal, pacer), session }),
+          signal,
+          crawl.user_id,
+        );
+      } catch (error) {
+        // Every analysis slot stayed busy past the queue timeout: the page keeps its lease; try again shortly.
+        if (!(error instanceof AnalyserBusyError)) throw error;
+        await sleep(1000, signal);
+      }
+    }
+  }
+
+  /** An origin's shared fetches: the crawl's cache, else fetched now (one request at a time, paced) and cached for the other workers. */
+  private async originOf(
+    crawl: CrawlRow,
+    origin: string,
+    cache: Map<string, Origin>,
+    pacer: Pacer,
+    signal: AbortSignal,
+  ): Promise<Origin> {
+    const known = cache.get(origin);
+    if (known) return known;
+    const stored = (JSON.parse((await this.deps.crawls.findById(crawl.id))?.origins ?? '{}') as Record<string, OriginResources>)[
+      origin
+    ];
+    const resources = stored ?? (await fetchOriginResources(origin, this.fetchOptions(crawl, signal, pacer)));
+    if (!stored) await this.deps.crawls.saveOrigin(crawl.id, origin, resources);
+    const compiled: Origin = { resources, robots: robotsOf(resources) };
+    cache.set(origin, compiled);
+    return compiled;
+  }
+
+  private async failStart(id: number, reason: string): Promise<void> {
+    await this.deps.crawls.end(id, 'failed', { error: reason, skippedBecause: 'The start page could not be fetched.' });
+  }
+
+  private async queueFinish(id: number): Promise<void> {
+    await this.deps.jobs.send<CrawlJob>(CRAWL_FINISH, { crawl: id }, { key: String(id) });
+  }
+
+  // ---- crawl.finish ----
+
+  async finish(id: number): Promise<void> {
+    const crawl = await this.deps.crawls.findById(id);
+    if (crawl?.status !== 'running') return;
+    const pages: CrawledPage[] = [];
+    for await (const batch of this.deps.crawls.allPages(id)) {
+      for (const row of batch) pages.push(crawledPage(row));
+    }
+    const issues = findSiteIssues(pages, { sitemapFound: crawl.sitemap_found === 1 });
+    const finished = await this.deps.crawls.finish(id, issues);
+    if (!finished) return;
+    this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');
+    await this.deps.events.publish(finished.user_id, 'crawl.finished', crawlResource(finished));
+  }
+
+  // ---- helpers ----
+
+  private fetchOptions(crawl: CrawlRow, signal: AbortSignal, pacer: Pacer): CrawlFetchOptions {
+    return { ...this.deps.analysis, signal, account: crawl.user_id, beforeRequest: () => pacer.turn(signal) };
+  }
+
+  /** Runs `work` with a signal that the job's own and a cancel of this crawl both abort. */
+  private async working(id: number, jobSignal: AbortSignal, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const onJobAbort = () => controller.abort(jobSignal.reason);
+    jobSignal.addEventListener('abort', onJobAbort, { once: true });
+    const set = this.local.get(id) ?? new Set<AbortController>();
+    this.local.set(id, set);
+    set.add(controller);
+    try {
+      await work(controller.signal);
+    } catch (error) {
+      // A cancel ends the work quietly; a shutdown lets the job layer retry it.
+      if (controller.signal.aborted && !jobSignal.aborted) return;
+      throw error;
+    } finally {
+      jobSignal.removeEventListener('abort', onJobAbort);
+      set.delete(controller);
+      if (set.size === 0) this.local.delete(id);
+    }
+  }
+
+  private abortLocal(id: number, reason: string): void {
+    for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
+  }
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+function stringValue(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** RFC 9309: a 4xx robots.txt allows everything; a 5xx or no answer disallows everything. */
+function robotsOf(resources: OriginResources): Origin['robots'] {
+  const robots = resources.robots;
+  if ('error' in robots) {
+    return { allowAll: false, disallowAll: true, why: `robots.txt could not be fetched (${fetchFailureMessage(robots.error)})` };
+  }
+  if (robots.status >= 500) return { allowAll: false, disallowAll: true, why: `robots.txt answered HTTP ${robots.status}` };
+  if (!isSuccess(robots.status)) return { allowAll: true };
+  return { allowAll: false, disallowAll: false, rules: compileRobots(robots.body, ROBOTS_TOKENS) };
+}
+
+/** Why robots.txt keeps the crawl from `url`, or null when it may fetch it. */
+function disallowedBy(origin: Origin, url: string): string | null {
+  const robots = origin.robots;
+  if (robots.allowAll) return null;
+  if (robots.disallowAll) return `Not fetched: ${robots.why}, which RFC 9309 reads as disallowing the whole site.`;
+  const pattern = robots.rules.blockingPattern(url);
+  return pattern === null ? null : `Disallowed by robots.txt (Disallow: ${pattern}).`;
+}
+
+function crawledPage(row: CrawlPageRow): CrawledPage {
+  return {
+    url: row.url,
+    state: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'skipped',
+    status: row.status_code,
+    redirectTo: row.redirect_to,
+    robotsDisallowed: row.robots_disallowed === 1,
+    html: row.html === 1,
+    title: row.title,
+    description: row.description,
+    noindex: row.noindex === 1,
+    canonical: row.canonical,
+    inSitemap: row.in_sitemap === 1,
+    linkedFrom: JSON.parse(row.linked_from) as string[],
+    inlinks: row.inlinks,
+    mixedContent: row.mixed_content === 1,
+  };
+}

@@ -1,0 +1,42 @@
+// Crawl-delay: each request starts at least `delayMs` after the previous one started. Under a
+// delay a crawl has one worker (one request at a time), so the pacer of that worker is the
+// host's; a worker handing over to its next job passes `nextAt` on (the job's start time).
+export class Pacer {
+  constructor(
+    private delayMs: number,
+    private nextAt = 0,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  setDelay(ms: number): void {
+    this.delayMs = ms;
+  }
+
+  /** When the next request may start (ms since the epoch). */
+  get next(): number {
+    return this.nextAt;
+  }
+
+  /** Waits for the next request's turn, then takes it. */
+  async turn(signal?: AbortSignal): Promise<void> {
+    const wait = this.nextAt - this.now();
+    if (wait > 0) await sleep(wait, signal);
+    signal?.throwIfAborted();
+    this.nextAt = this.now() + this.delayMs;
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

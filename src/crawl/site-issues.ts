@@ -1,0 +1,333 @@
+// The site-level issues of a finished crawl (docs: the contract's "Site audits"), computed from
+// one compact row per URL the crawl fetched or skipped. Pure, and linear in the number of rows:
+// every relation is looked up in a Map, and each detail names a bounded number of pages.
+
+export type IssueSeverity = 'high' | 'medium' | 'low';
+
+/** Every issue type and its severity; the order here is the documentation's order. */
+export const ISSUE_SEVERITIES = {
+  broken_link: 'high',
+  non_indexable_in_sitemap: 'high',
+  canonical_to_non_200: 'medium',
+  duplicate_title: 'medium',
+  orphan_page: 'medium',
+  redirect_chain: 'medium',
+  redirect_to_broken: 'medium',
+  duplicate_meta_description: 'low',
+  missing_from_sitemap: 'low',
+  mixed_content: 'low',
+} as const satisfies Record<string, IssueSeverity>;
+
+export type IssueType = keyof typeof ISSUE_SEVERITIES;
+
+export const ISSUE_TYPES: readonly IssueType[] = Object.freeze(Object.keys(ISSUE_SEVERITIES) as IssueType[]);
+
+export interface SiteIssue {
+  type: IssueType;
+  severity: IssueSeverity;
+  /** The URL the issue is about. */
+  url: string;
+  /** Why, naming the related pages. */
+  detail: string;
+}
+
+export interface CrawledPage {
+  /** Normalised absolute URL of this row. */
+  url: string;
+  /** done = fetched and answered (any status); failed = no answer; skipped = not fetched. */
+  state: 'done' | 'failed' | 'skipped';
+  /** Status of the answer; redirects are not followed, so a 301 row has 301. */
+  status: number | null;
+  /** For 3xx rows: the normalised Location target. */
+  redirectTo: string | null;
+  /** robots.txt disallows it (the row is then skipped). */
+  robotsDisallowed: boolean;
+  /** The answer was an HTML page that was analysed. */
+  html: boolean;
+  title: string | null;
+  description: string | null;
+  /** Meta robots or X-Robots-Tag noindex. */
+  noindex: boolean;
+  /** Resolved and normalised like `url`, so the two compare as strings. */
+  canonical: string | null;
+  inSitemap: boolean;
+  /** A few of the crawled pages linking here (the crawler keeps at most a handful). */
+  linkedFrom: string[];
+  /** How many crawled pages link here; may exceed linkedFrom.length. */
+  inlinks: number;
+  /** An https page loading http resources. */
+  mixedContent: boolean;
+}
+
+/** Pages named in a detail before "and N more". */
+const NAMED_PAGES = 3;
+/** Redirect hops spelled out in a chain's detail. */
+const NAMED_HOPS = 10;
+const QUOTED_TEXT = 80;
+
+/** A page search engines may index: answered 200 with analysed HTML and nothing opting it out. */
+export function indexable(page: CrawledPage): boolean {
+  return (
+    page.state === 'done' &&
+    page.status === 200 &&
+    page.html &&
+    !page.noindex &&
+    !page.robotsDisallowed &&
+    (page.canonical === null || page.canonical === page.url)
+  );
+}
+
+/**
+ * The issues of a crawl, ordered by severity (high first), then type, then URL.
+ * `pages[0]` is the start page: it is never an orphan, as nothing needs to link to it.
+ * `sitemapFound`: the site has a sitemap, so a page missing from it is worth reporting.
+ */
+export function findSiteIssues(pages: readonly CrawledPage[], options: { sitemapFound: boolean }): SiteIssue[] {
+  const byUrl = new Map<string, CrawledPage>();
+  for (const page of pages) if (!byUrl.has(page.url)) byUrl.set(page.url, page);
+
+  const issues: SiteIssue[] = [];
+  const add = (type: IssueType, url: string, detail: string) => {
+    issues.push({ type, severity: ISSUE_SEVERITIES[type], url, detail });
+  };
+
+  pages.forEach((page, index) => {
+    if (page.state === 'done' && isError(page.status) && inlinks(page) > 0) {
+      add('broken_link', page.url, `Answers ${page.status}; linked from ${linkingPages(page)}.`);
+    }
+    if (page.inSitemap) {
+      const reasons = notIndexableReasons(page);
+      if (reasons.length > 0) add('non_indexable_in_sitemap', page.url, `Listed in a sitemap, but ${reasons.join('; ')}.`);
+      if (index > 0 && page.state === 'done' && inlinks(page) === 0) {
+        add('orphan_page', page.url, 'Listed in a sitemap, but no crawled page links to it.');
+      }
+    } else if (options.sitemapFound && inlinks(page) > 0 && indexable(page)) {
+      add('missing_from_sitemap', page.url, `Indexable and linked from ${linkingPages(page)}, but in no sitemap.`);
+    }
+    const canonicalIssue = canonicalTarget(page, byUrl);
+    if (canonicalIssue) add('canonical_to_non_200', page.url, canonicalIssue);
+    if (page.state === 'done' && page.mixedContent) {
+      add('mixed_content', page.url, 'An HTTPS page that loads resources over plain HTTP.');
+    }
+  });
+
+  const indexablePages = pages.filter(indexable);
+  duplicates(indexablePages, 'title', add);
+  duplicates(indexablePages, 'description', add);
+  redirects(pages, byUrl, add);
+
+  const rank = { high: 0, medium: 1, low: 2 };
+  return issues.sort(
+    (a, b) =>
+      rank[a.severity] - rank[b.severity] || compare(a.type, b.type) || compare(a.url, b.url) || compare(a.detail, b.detail),
+  );
+}
+
+// Code-unit order, not localeCompare: the same on every machine.
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isError(status: number | null): boolean {
+  return status !== null && status >= 400 && status <= 599;
+}
+
+function isRedirect(page: CrawledPage | undefined): page is CrawledPage & { redirectTo: string } {
+  return page?.state === 'done' && page.status !== null && page.status >= 300 && page.status <= 399 && page.redirectTo !== null;
+}
+
+/** "a, b and 3 more pages": a few names, and how many others. */
+function listed(names: readonly string[], total: number): string {
+  const shown = names.slice(0, NAMED_PAGES);
+  const more = Math.max(total, names.length) - shown.length;
+  if (more <= 0) return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return `${shown.join(', ')} and ${more} more ${more === 1 ? 'page' : 'pages'}`;
+}
+
+/** The crawler's count, or its sample when that is larger: a row never counts as unlinked while it names a linking page. */
+function inlinks(page: CrawledPage): number {
+  return Math.max(page.inlinks, page.linkedFrom.length);
+}
+
+function linkingPages(page: CrawledPage): string {
+  const count = inlinks(page);
+  return page.linkedFrom.length > 0 ? listed(page.linkedFrom, count) : `${count} crawled ${count === 1 ? 'page' : 'pages'}`;
+}
+
+function notIndexableReasons(page: CrawledPage): string[] {
+  if (page.robotsDisallowed) return ['robots.txt disallows it'];
+  if (page.state === 'failed') return ['it did not answer'];
+  // Skipped for another reason (off limits, crawl stopped): nothing is known about it.
+  if (page.state !== 'done') return [];
+  const reasons: string[] = [];
+  if (page.status !== 200) {
+    reasons.push(
+      isRedirect(page)
+        ? `it answers ${page.status} (a redirect to ${page.redirectTo})`
+        : `it answers ${page.status ?? 'no status'}`,
+    );
+  }
+  if (page.noindex) reasons.push('it is marked noindex');
+  return reasons;
+}
+
+/** Why a page's canonical is a bad one, or null. Only crawled targets are judged. */
+function canonicalTarget(page: CrawledPage, byUrl: ReadonlyMap<string, CrawledPage>): string | null {
+  if (page.canonical === null || page.canonical === page.url) return null;
+  const target = byUrl.get(page.canonical);
+  if (target?.state !== 'done' || target.status === 200) return null;
+  const answer = isRedirect(target) ? `answers ${target.status}, a redirect to ${target.redirectTo}` : `answers ${target.status}`;
+  return `Its canonical URL ${page.canonical} ${answer}.`;
+}
+
+/**
+ * One issue per page whose text (title, description) another indexable page shares. Compared
+ * trimmed, with runs of whitespace collapsed and case ignored: search results show them so, and
+ * "Blue Widgets" and "blue  widgets" are the same title to a reader.
+ */
+function duplicates(
+  pages: readonly CrawledPage[],
+  field: 'title' | 'description',
+  add: (type: IssueType, url: string, detail: string) => void,
+): void {
+  const [type, what] =
+    field === 'title' ? (['duplicate_title', 'title'] as const) : (['duplicate_meta_description', 'meta description'] as const);
+  const groups = new Map<string, CrawledPage[]>();
+  for (const page of pages) {
+    const key = page[field]?.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (!key) continue;
+    const group = groups.get(key);
+    if (group) group.push(page);
+    else groups.set(key, [page]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    // The first few of the group, one more than shown so each page can leave itself out.
+    const head = group.slice(0, NAMED_PAGES + 1).map((p) => p.url);
+    for (const page of group) {
+      const others = head.filter((url) => url !== page.url);
+      add(type, page.url, `Same ${what} ${quote(page[field] ?? '')} as ${listed(others, group.length - 1)}.`);
+    }
+  }
+}
+
+function quote(text: string): string {
+  const collapsed = text.trim().replace(/\s+/g, ' ');
+  return `"${collapsed.length > QUOTED_TEXT ? `${collapsed.slice(0, QUOTED_TEXT - 1)}…` : collapsed}"`;
+}
+
+interface ChainEnd {
+  /** Redirects followed from this URL. */
+  hops: number;
+  /** The first URL that is not a crawled redirect, or null when the chain loops. */
+  end: string | null;
+}
+
+/**
+ * redirect_chain (≥ 2 hops, or any loop) and redirect_to_broken, each reported once from the
+ * chain's first URL: a redirect no other redirect points to. Loops nothing leads into have no
+ * such URL; each is reported once from its first row in crawl order.
+ */
+function redirects(
+  pages: readonly CrawledPage[],
+  byUrl: ReadonlyMap<string, CrawledPage>,
+  add: (type: IssueType, url: string, detail: string) => void,
+): void {
+  const redirectRows = pages.filter(isRedirect);
+  const targets = new Set(redirectRows.map((page) => page.redirectTo));
+  const ends = chainEnds(redirectRows, byUrl);
+
+  const reported = new Set<string>();
+  const report = (first: CrawledPage) => {
+    const { hops, end } = ends.get(first.url)!;
+    // Mark what this chain covers so that a loop it runs into is not reported again.
+    for (let row = byUrl.get(first.url); isRedirect(row) && !reported.has(row.url); row = byUrl.get(row.redirectTo)) {
+      reported.add(row.url);
+    }
+    const path = hopsFrom(first.url, byUrl);
+    if (end === null) {
+      add('redirect_chain', first.url, `Redirects loop: ${path}.`);
+      return;
+    }
+    const target = byUrl.get(end);
+    const outcome = answerOf(target);
+    if (hops >= 2) add('redirect_chain', first.url, `${hops} redirects: ${path}, which ${outcome}.`);
+    if (target?.state === 'done' && isError(target.status)) {
+      add(
+        'redirect_to_broken',
+        first.url,
+        `Redirects to ${end}, which ${outcome}${hops >= 2 ? ` (after ${hops} redirects)` : ''}.`,
+      );
+    }
+  };
+
+  for (const page of redirectRows) if (!targets.has(page.url)) report(page);
+  for (const page of redirectRows) if (!reported.has(page.url)) report(page);
+}
+
+/** The hops and end of every redirect row, each row visited a bounded number of times. */
+function chainEnds(redirectRows: readonly CrawledPage[], byUrl: ReadonlyMap<string, CrawledPage>): Map<string, ChainEnd> {
+  const ends = new Map<string, ChainEnd>();
+  for (const start of redirectRows) {
+    if (ends.has(start.url)) continue;
+    // Walk to a known row, a non-redirect, or a row already on this walk (a loop).
+    const path: string[] = [];
+    const onPath = new Map<string, number>();
+    let url = start.url;
+    let tail: ChainEnd;
+    for (;;) {
+      const known = ends.get(url);
+      if (known) {
+        tail = known;
+        break;
+      }
+      const page = byUrl.get(url);
+      if (!isRedirect(page)) {
+        tail = { hops: 0, end: url };
+        break;
+      }
+      const seenAt = onPath.get(url);
+      if (seenAt !== undefined) {
+        // Every row of the loop is `loop length` hops from coming back: record them as looping.
+        const loopLength = path.length - seenAt;
+        for (const looped of path.splice(seenAt)) ends.set(looped, { hops: loopLength, end: null });
+        tail = { hops: loopLength, end: null };
+        break;
+      }
+      onPath.set(url, path.length);
+      path.push(url);
+      url = page.redirectTo;
+    }
+    // Unwind: each row is one hop more than the row it redirects to.
+    for (let i = path.length - 1; i >= 0; i--) {
+      tail = { hops: tail.hops + 1, end: tail.end };
+      ends.set(path[i], tail);
+    }
+  }
+  return ends;
+}
+
+/** "a → b → c", the first NAMED_HOPS hops of the chain from `url`, stopping where it loops. */
+function hopsFrom(url: string, byUrl: ReadonlyMap<string, CrawledPage>): string {
+  const urls = [url];
+  const seen = new Set(urls);
+  let page = byUrl.get(url);
+  while (isRedirect(page)) {
+    urls.push(page.redirectTo);
+    if (seen.has(page.redirectTo)) break;
+    if (urls.length > NAMED_HOPS) {
+      urls.push('…');
+      break;
+    }
+    seen.add(page.redirectTo);
+    page = byUrl.get(page.redirectTo);
+  }
+  return urls.join(' → ');
+}
+
+function answerOf(page: CrawledPage | undefined): string {
+  if (page === undefined) return 'was not crawled';
+  if (page.state === 'failed') return 'did not answer';
+  if (page.state === 'skipped') return page.robotsDisallowed ? 'robots.txt disallows' : 'was not fetched';
+  return `answers ${page.status}`;
+}

@@ -1,0 +1,529 @@
+// Site audits (src/crawl/): crawls, their frontier and pages, sitemap URLs and issues. All of a
+// crawl's state is here, so any instance can take its next page, and a restart loses nothing:
+// a page taken by a worker that died is taken again once its lease has passed.
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CrawlIssuesTable, CrawlPagesTable, CrawlsTable, CrawlStatus, Database, DatabaseEngine, Toggle } from './schema.js';
+import { nowTimestamp, systemClock, type Clock } from '../time.js';
+
+export type CrawlRow = Selectable<CrawlsTable>;
+export type CrawlPageRow = Selectable<CrawlPagesTable>;
+export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
+
+export interface NewCrawl {
+  user_id: number;
+  url: string;
+  project: string;
+  max_pages: number;
+  sitemap: Toggle;
+}
+
+/** A URL a page links to (or a sitemap lists), for the frontier. */
+export interface Discovered {
+  url: string;
+  /** Link depth; null for a URL only a sitemap lists. */
+  depth: number | null;
+  /** The crawled page linking to it; null for a sitemap URL. */
+  from: string | null;
+}
+
+/** How a taken page ended. */
+export interface PageOutcome {
+  state: 'done' | 'failed' | 'skipped';
+  status_code?: number | null;
+  redirect_to?: string | null;
+  report_id?: number | null;
+  result?: number | null;
+  indexable?: Toggle;
+  robots_disallowed?: Toggle;
+  html?: Toggle;
+  noindex?: Toggle;
+  mixed_content?: Toggle;
+  title?: string | null;
+  description?: string | null;
+  canonical?: string | null;
+  error?: string | null;
+}
+
+export interface NewIssue {
+  type: string;
+  severity: string;
+  url: string;
+  detail: string;
+}
+
+/** Sitemap URLs never compete with linked pages for the frontier's front. */
+export const UNLINKED_PRIORITY = 1_000_000;
+/** A page row keeps the first few pages linking to it (issue details name them). */
+const LINKED_FROM_KEPT = 5;
+const IN_CHUNK = 400;
+
+const clip = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
+
+export class CrawlsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: DatabaseEngine,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  create(crawl: NewCrawl): Promise<CrawlRow> {
+    const now = nowTimestamp(this.clock);
+    return this.db
+      .insertInto('crawls')
+      .values({
+        ...crawl,
+        status: 'queued',
+        slots: 1,
+        delay_ms: 0,
+        pages_found: 0,
+        pages_done: 0,
+        pages_failed: 0,
+        score_sum: 0,
+        scored: 0,
+        issues: 0,
+        sitemap_found: 0,
+        origins: '{}',
+        error: null,
+        deadline_ms: null,
+        started_at: null,
+        finished_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** A page of the account's crawls, newest first. */
+  async list(userId: number, limit: number, offset: number): Promise<{ total: number; rows: CrawlRow[] }> {
+    const base = this.db.selectFrom('crawls').where('user_id', '=', userId);
+    const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || offset >= total) return { total, rows: [] };
+    return { total, rows: await base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute() };
+  }
+
+  find(userId: number, id: number): Promise<CrawlRow | undefined> {
+    return this.db.selectFrom('crawls').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Whoever owns it (the jobs act for the owner). */
+  findById(id: number): Promise<CrawlRow | undefined> {
+    return this.db.selectFrom('crawls').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async status(id: number): Promise<CrawlStatus | undefined> {
+    return (await this.db.selectFrom('crawls').select('status').where('id', '=', id).executeTakeFirst())?.status;
+  }
+
+  /** queued → running with its politeness settings; false when it is no longer queued (cancelled). */
+  async start(id: number, settings: { slots: number; delay_ms: number; deadline_ms: number; origins: string }): Promise<boolean> {
+    const now = nowTimestamp(this.clock);
+    const result = await this.db
+      .updateTable('crawls')
+      .set({ ...settings, status: 'running', started_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Adds one origin's shared fetches to the cache the crawl's workers read. */
+  async saveOrigin(id: number, origin: string, resources: unknown): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await this.lockCrawl(trx, id);
+      if (!row) return;
+      const origins = JSON.parse(row.origins) as Record<string, unknown>;
+      origins[origin] = resources;
+      await trx
+        .updateTable('crawls')
+        .set({ origins: JSON.stringify(origins) })
+        .where('id', '=', id)
+        .execute();
+    });
+  }
+
+  async setSitemapFound(id: number): Promise<void> {
+    await this.db.updateTable('crawls').set({ sitemap_found: 1 }).where('id', '=', id).execute();
+  }
+
+  /** Records sitemap URLs (each once) and marks the pages already found at them; how many were new. */
+  async addSitemapUrls(crawlId: number, urls: readonly string[]): Promise<number> {
+    let added = 0;
+    for (let i = 0; i < urls.length; i += IN_CHUNK) {
+      const slice = urls.slice(i, i + IN_CHUNK);
+      const rows = await this.db
+        .insertInto('crawl_sitemap_urls')
+        .values(slice.map((url) => ({ crawl_id: crawlId, url })))
+        .onConflict((oc) => oc.doNothing())
+        .returning('url')
+        .execute();
+      added += rows.length;
+      await this.db
+        .updateTable('crawl_pages')
+        .set({ in_sitemap: 1 })
+        .where('crawl_id', '=', crawlId)
+        .where('url', 'in', slice)
+        .execute();
+    }
+    return added;
+  }
+
+  async countSitemapUrls(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('crawl_sitemap_urls')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('crawl_id', '=', crawlId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Adds what a page links to (or a sitemap lists) to the frontier: new URLs become queued rows
+   * while the crawl has fewer than max_pages rows; known ones gain the link (inlinks, the first
+   * few linking pages, a shallower depth). One transaction, the crawl row locked on PostgreSQL
+   * so instances never exceed max_pages together.
+   */
+  async discover(crawlId: number, found: readonly Discovered[]): Promise<number> {
+    if (found.length === 0) return 0;
+    return this.db.transaction().execute((trx) => this.discoverIn(trx, crawlId, found));
+  }
+
+  private async discoverIn(trx: Transaction<Database>, crawlId: number, found: readonly Discovered[]): Promise<number> {
+    {
+      const crawl = await this.lockCrawl(trx, crawlId);
+      if (crawl?.status !== 'running') return 0;
+      let room = crawl.max_pages - crawl.pages_found;
+      let added = 0;
+      for (let i = 0; i < found.length; i += IN_CHUNK) {
+        const chunk = found.slice(i, i + IN_CHUNK);
+        const urls = chunk.map((d) => d.url);
+        const known = new Map(
+          (
+            await trx
+              .selectFrom('crawl_pages')
+              .select(['id', 'url', 'depth', 'linked_from'])
+              .where('crawl_id', '=', crawlId)
+              .where('url', 'in', urls)
+              .execute()
+          ).map((row) => [row.url, row]),
+        );
+        const fresh = chunk.filter((d) => !known.has(d.url));
+        // Known targets: one statement counts the new inlinks of them all; a row is written on
+        // its own only while it keeps fewer than LINKED_FROM_KEPT linking pages, or for a
+        // shallower depth (rare in breadth-first order).
+        const linkedAgain: number[] = [];
+        for (const d of chunk) {
+          const row = known.get(d.url);
+          if (!row) continue;
+          const linked = JSON.parse(row.linked_from) as string[];
+          const newLink = d.from !== null && !linked.includes(d.from);
+          const shallower = d.depth !== null && (row.depth === null || d.depth < row.depth);
+          if (newLink) linkedAgain.push(row.id);
+          const keep = newLink && linked.length < LINKED_FROM_KEPT;
+          if (!keep && !shallower) continue;
+          if (keep) linked.push(d.from!);
+          await trx
+            .updateTable('crawl_pages')
+            .set({ linked_from: JSON.stringify(linked), ...(shallower ? { depth: d.depth, priority: d.depth! } : {}) })
+            .where('id', '=', row.id)
+            .execute();
+          row.linked_from = JSON.stringify(linked);
+          if (shallower) row.depth = d.depth;
+        }
+        if (linkedAgain.length > 0) {
+          await trx
+            .updateTable('crawl_pages')
+            .set((eb) => ({ inlinks: eb('inlinks', '+', 1) }))
+            .where('id', 'in', linkedAgain)
+            .execute();
+        }
+        if (fresh.length === 0 || room <= 0) continue;
+        const listed = new Set(
+          (
+            await trx
+              .selectFrom('crawl_sitemap_urls')
+              .select('url')
+              .where('crawl_id', '=', crawlId)
+              .where(
+                'url',
+                'in',
+                fresh.map((d) => d.url),
+              )
+              .execute()
+          ).map((r) => r.url),
+        );
+        // One row per URL even when the chunk names it twice.
+        const rows = new Map<string, Discovered>();
+        for (const d of fresh) if (!rows.has(d.url)) rows.set(d.url, d);
+        const values = [...rows.values()].slice(0, room).map((d) => ({
+          crawl_id: crawlId,
+          url: d.url,
+          state: 'queued' as const,
+          priority: d.depth ?? UNLINKED_PRIORITY,
+          depth: d.depth,
+          lease_ms: null,
+          status_code: null,
+          redirect_to: null,
+          report_id: null,
+          result: null,
+          in_sitemap: (listed.has(d.url) ? 1 : 0) as Toggle,
+          indexable: 0 as Toggle,
+          robots_disallowed: 0 as Toggle,
+          html: 0 as Toggle,
+          noindex: 0 as Toggle,
+          mixed_content: 0 as Toggle,
+          title: null,
+          description: null,
+          canonical: null,
+          inlinks: d.from === null ? 0 : 1,
+          linked_from: JSON.stringify(d.from === null ? [] : [d.from]),
+          error: null,
+        }));
+        const inserted = await trx
+          .insertInto('crawl_pages')
+          .values(values)
+          .onConflict((oc) => oc.doNothing())
+          .returning('id')
+          .execute();
+        room -= inserted.length;
+        added += inserted.length;
+      }
+      if (added > 0) {
+        await trx
+          .updateTable('crawls')
+          .set((eb) => ({ pages_found: eb('pages_found', '+', added), updated_at: nowTimestamp(this.clock) }))
+          .where('id', '=', crawlId)
+          .execute();
+      }
+      return added;
+    }
+  }
+
+  /**
+   * Takes the next page to fetch, leased until `leaseMs`: a page whose worker died (its lease
+   * passed) first, then the frontier's front. Undefined when none is waiting.
+   */
+  async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
+    const now = this.clock.now();
+    // One statement each (no transaction to commit): the frontier's front, else a page whose
+    // worker died (its lease passed; rare, so looked for only when nothing is queued).
+    const claim = (state: 'queued' | 'fetching') =>
+      this.db
+        .updateTable('crawl_pages')
+        .set({ state: 'fetching', lease_ms: leaseUntilMs })
+        .where('id', '=', (eb) => {
+          let next = eb
+            .selectFrom('crawl_pages')
+            .select('id')
+            .where('crawl_id', '=', crawlId)
+            .where('state', '=', state)
+            .orderBy('priority')
+            .orderBy('id')
+            .limit(1);
+          if (state === 'fetching') next = next.where('lease_ms', '<', now);
+          return this.engine === 'postgres' ? next.forUpdate().skipLocked() : next;
+        })
+        .returningAll()
+        .executeTakeFirst();
+    return (await claim('queued')) ?? (await claim('fetching'));
+  }
+
+  /** Pages being fetched under a lease that has not passed (another worker's, or this one's). */
+  async inFlight(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('crawl_pages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('crawl_id', '=', crawlId)
+      .where('state', '=', 'fetching')
+      .where('lease_ms', '>=', this.clock.now())
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async queued(crawlId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('crawl_pages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('crawl_id', '=', crawlId)
+      .where('state', 'in', ['queued', 'fetching'])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Records how a taken page ended, moves the crawl's counters and adds its links to the
+   * frontier, once: false (and nothing changed) when the page is no longer this worker's
+   * (cancelled, or re-taken after its lease).
+   */
+  async complete(
+    crawlId: number,
+    pageId: number,
+    leaseUntilMs: number,
+    outcome: PageOutcome,
+    links: readonly Discovered[] = [],
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const written = await trx
+        .updateTable('crawl_pages')
+        .set({
+          ...outcome,
+          title: clip(outcome.title, 1000),
+          description: clip(outcome.description, 2000),
+          canonical: clip(outcome.canonical, 2048),
+          redirect_to: clip(outcome.redirect_to, 2048),
+          error: clip(outcome.error, 1000),
+          lease_ms: null,
+        })
+        .where('id', '=', pageId)
+        .where('state', '=', 'fetching')
+        .where('lease_ms', '=', leaseUntilMs)
+        .executeTakeFirst();
+      if (Number(written.numUpdatedRows) === 0) return false;
+      const scored = typeof outcome.result === 'number';
+      await trx
+        .updateTable('crawls')
+        .set((eb) => ({
+          pages_done: eb('pages_done', '+', outcome.state === 'done' ? 1 : 0),
+          pages_failed: eb('pages_failed', '+', outcome.state === 'failed' ? 1 : 0),
+          score_sum: eb('score_sum', '+', scored ? outcome.result! : 0),
+          scored: eb('scored', '+', scored ? 1 : 0),
+          updated_at: nowTimestamp(this.clock),
+        }))
+        .where('id', '=', crawlId)
+        .execute();
+      // What the page links to joins the frontier in the same transaction (one commit a page).
+      if (links.length > 0) await this.discoverIn(trx, crawlId, links);
+      return true;
+    });
+  }
+
+  /** Ends a crawl (finished, failed or cancelled) unless it has ended already; the rows still queued are skipped. */
+  async end(
+    crawlId: number,
+    status: Exclude<CrawlStatus, 'queued' | 'running'>,
+    fields: { error?: string | null; skippedBecause: string; userId?: number },
+  ): Promise<CrawlRow | undefined> {
+    const now = nowTimestamp(this.clock);
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .updateTable('crawls')
+        .set({ status, finished_at: now, updated_at: now, ...(fields.error !== undefined ? { error: fields.error } : {}) })
+        .where('id', '=', crawlId)
+        .where('status', 'in', ['queued', 'running']);
+      if (fields.userId !== undefined) query = query.where('user_id', '=', fields.userId);
+      const row = await query.returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      await trx
+        .updateTable('crawl_pages')
+        .set({ state: 'skipped', error: fields.skippedBecause, lease_ms: null })
+        .where('crawl_id', '=', crawlId)
+        .where('state', 'in', ['queued', 'fetching'])
+        .execute();
+      return row;
+    });
+  }
+
+  /** Every page of a crawl, in discovery order, a batch at a time (issues, CSV). */
+  async *allPages(crawlId: number, batch = 1000): AsyncGenerator<CrawlPageRow[]> {
+    for (let after = 0; ; ) {
+      const rows = await this.db
+        .selectFrom('crawl_pages')
+        .selectAll()
+        .where('crawl_id', '=', crawlId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(batch)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  async isInSitemap(crawlId: number, urls: readonly string[]): Promise<Set<string>> {
+    const listed = new Set<string>();
+    for (let i = 0; i < urls.length; i += IN_CHUNK) {
+      const rows = await this.db
+        .selectFrom('crawl_sitemap_urls')
+        .select('url')
+        .where('crawl_id', '=', crawlId)
+        .where('url', 'in', urls.slice(i, i + IN_CHUNK))
+        .execute();
+      for (const row of rows) listed.add(row.url);
+    }
+    return listed;
+  }
+
+  /** The sitemap URLs no page row holds (listed, never reached: max_pages or the crawl's end). */
+  async sitemapUrlsWithoutPage(crawlId: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('crawl_sitemap_urls as s')
+      .select('s.url')
+      .where('s.crawl_id', '=', crawlId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('crawl_pages as p')
+              .select('p.id')
+              .whereRef('p.crawl_id', '=', 's.crawl_id')
+              .whereRef('p.url', '=', 's.url'),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.url);
+  }
+
+  async listPages(crawlId: number, limit: number, offset: number): Promise<{ total: number; rows: CrawlPageRow[] }> {
+    const base = this.db.selectFrom('crawl_pages').where('crawl_id', '=', crawlId);
+    const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || offset >= total) return { total, rows: [] };
+    return { total, rows: await base.selectAll().orderBy('id').limit(limit).offset(offset).execute() };
+  }
+
+  async listIssues(crawlId: number, limit: number, offset: number): Promise<{ total: number; rows: CrawlIssueRow[] }> {
+    const base = this.db.selectFrom('crawl_issues').where('crawl_id', '=', crawlId);
+    const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    if (total === 0 || offset >= total) return { total, rows: [] };
+    return { total, rows: await base.selectAll().orderBy('id').limit(limit).offset(offset).execute() };
+  }
+
+  /** Stores the site-level issues and finishes the crawl, in one transaction (a retried finish replaces them). */
+  async finish(crawlId: number, issues: readonly NewIssue[]): Promise<CrawlRow | undefined> {
+    const now = nowTimestamp(this.clock);
+    return this.db.transaction().execute(async (trx) => {
+      const crawl = await this.lockCrawl(trx, crawlId);
+      if (crawl?.status !== 'running') return undefined;
+      await trx.deleteFrom('crawl_issues').where('crawl_id', '=', crawlId).execute();
+      for (let i = 0; i < issues.length; i += IN_CHUNK) {
+        await trx
+          .insertInto('crawl_issues')
+          .values(issues.slice(i, i + IN_CHUNK).map((issue) => ({ crawl_id: crawlId, ...issue })))
+          .execute();
+      }
+      await trx
+        .updateTable('crawl_pages')
+        .set({ state: 'skipped', error: 'The crawl ended before this page was fetched.', lease_ms: null })
+        .where('crawl_id', '=', crawlId)
+        .where('state', 'in', ['queued', 'fetching'])
+        .execute();
+      return trx
+        .updateTable('crawls')
+        .set({ status: 'finished', issues: issues.length, finished_at: now, updated_at: now })
+        .where('id', '=', crawlId)
+        .returningAll()
+        .executeTakeFirst();
+    });
+  }
+
+  /** The crawl row, locked for the transaction on PostgreSQL (SQLite's writer lock serialises already). */
+  private lockCrawl(trx: Transaction<Database>, id: number): Promise<CrawlRow | undefined> {
+    const query = trx.selectFrom('crawls').selectAll().where('id', '=', id);
+    return (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  }
+}
