@@ -21,6 +21,8 @@ export interface RequestCounts {
   notFound: number;
   /** Every request. */
   total: number;
+  /** TCP connections accepted. */
+  connections: number;
 }
 
 export interface CrawlSite {
@@ -117,6 +119,7 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   let sitemapCount = 0;
   let notFoundCount = 0;
   let total = 0;
+  let connections = 0;
 
   const pageNumber = (path: string): number => {
     if (path === '/') return 0;
@@ -154,7 +157,10 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   // the server closes it (likely on a loaded machine) sees a reset, which linkinator reports as a
   // broken link.
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.on('connection', () => connections++);
+  // A deep accept queue: linkinator opens a new connection for most requests (see bench/crawl.ts),
+  // and with Node's 511 a loaded machine dropped connects until they timed out.
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
   html = Array.from({ length: pages }, (_, n) => Buffer.from(pageHtml(n, pages, base)));
@@ -190,7 +196,7 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
     meanBytes: html.reduce((sum, b) => sum + b.length, 0) / pages,
     reset() {
       gets = new Uint32Array(pages);
-      heads = robotsCount = sitemapCount = notFoundCount = total = 0;
+      heads = robotsCount = sitemapCount = notFoundCount = total = connections = 0;
     },
     counts() {
       let pageGets = 0;
@@ -211,6 +217,7 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
         sitemap: sitemapCount,
         notFound: notFoundCount,
         total,
+        connections,
       };
     },
     close() {
