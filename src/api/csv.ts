@@ -11,5 +11,10 @@ export function csvField(value: string | number): string {
 
 /** A header line and one line per row, each line ending in CRLF. */
 export function toCsv(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [header, ...rows].map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
+  return csvLines([header, ...rows]);
+}
+
+/** One line per row, each ending in CRLF (to write a long CSV a part at a time). */
+export function csvLines(rows: readonly (readonly (string | number)[])[]): string {
+  return rows.map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
 }

@@ -14,7 +14,7 @@ import {
   crawlResource,
   DEFAULT_MAX_PAGES,
 } from '../api/resources/crawl.js';
-import { toCsv } from '../api/csv.js';
+import { csvLines } from '../api/csv.js';
 import { loadConfig, type AppConfig, type Env } from '../config.js';
 import type { CrawlRow, CrawlsRepository } from '../db/crawls-repository.js';
 import { migrateToLatest, openDatabase } from '../db/connection.js';
@@ -49,7 +49,7 @@ CRAWL_MAX_PAGES, CRAWL_TIME_LIMIT, ALLOW_PRIVATE_ADDRESSES, REQUEST_TIMEOUT…
 `;
 
 const ENDED = new Set(['finished', 'failed', 'cancelled']);
-const POLL_MS = 200;
+const POLL_MS = 50;
 
 export interface CrawlCommandOptions {
   env?: Env;
@@ -86,8 +86,12 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
     io.stderr.write(`rankscope crawl: ${error instanceof FetchError ? error.message : String(error)}\n`);
     return 2;
   }
-  const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const services = buildServices({ config, database, log: silentLog });
+  // Lean: a 10,000-page crawl's resident size stays well inside its budget (README, Benchmarks).
+  const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, memory: 'lean' });
+  // Pages are parsed and checked in this thread, as `rankscope analyze` does: a crawl's pages
+  // come one after another, and handing each to a worker thread and back cost more than the
+  // parallelism gained (bench/crawl: about a quarter of the wall time on two cores).
+  const services = buildServices({ config, database, log: silentLog, engineWorkers: false });
   const progress = progressLine(io);
   let crawl: CrawlRow | undefined;
   let closed = false;
@@ -167,16 +171,26 @@ function parse(args: string[]) {
   };
 }
 
+/** The output, written a batch of pages at a time (a 10,000-page crawl is never held whole), respecting backpressure. */
 async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: CrawlRow, repo: CrawlsRepository): Promise<void> {
-  const pages = [];
-  for await (const batch of repo.allPages(crawl.id)) for (const row of batch) pages.push(crawlPageResource(row));
+  const out = (text: string) =>
+    new Promise<void>((resolve, reject) => io.stdout.write(text, (error) => (error ? reject(error) : resolve())));
   if (format === 'csv') {
-    io.stdout.write(toCsv(CRAWL_PAGE_COLUMNS, pages.map(crawlPageCsvRow)));
+    await out(csvLines([CRAWL_PAGE_COLUMNS]));
+    for await (const batch of repo.allPages(crawl.id))
+      await out(csvLines(batch.map((row) => crawlPageCsvRow(crawlPageResource(row)))));
     return;
   }
   const issues = (await repo.listIssues(crawl.id, 1_000_000, 0)).rows.map(crawlIssueResource);
   if (format === 'json') {
-    io.stdout.write(`${JSON.stringify({ crawl: crawlResource(crawl), pages, issues })}\n`);
+    await out(`{"crawl":${JSON.stringify(crawlResource(crawl))},"pages":[`);
+    let first = true;
+    for await (const batch of repo.allPages(crawl.id)) {
+      const text = batch.map((row) => JSON.stringify(crawlPageResource(row))).join(',');
+      await out(first ? text : `,${text}`);
+      first = false;
+    }
+    await out(`],"issues":${JSON.stringify(issues)}}\n`);
     return;
   }
   const shown = crawlResource(crawl);
@@ -185,9 +199,10 @@ async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: Crawl
     `  ${shown.pages_found} URLs found, ${shown.pages_done} answered, ${shown.pages_failed} without an answer`,
     `  mean score: ${shown.result ?? '—'}`,
     `  ${issues.length} site-level ${issues.length === 1 ? 'issue' : 'issues'}${issues.length > 0 ? ':' : ''}`,
-    ...issues.map((issue) => `  [${issue.severity}] ${issue.type} ${issue.url}\n      ${issue.detail}`),
+    ...issues.flatMap((issue) => [`  [${issue.severity}] ${issue.type} ${issue.url}`, `      ${issue.detail}`]),
   ];
-  io.stdout.write(`${lines.join('\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')}\n`);
+  // One line each, as a terminal shows it safely: no control characters from the site's text.
+  io.stdout.write(`${lines.map((line) => line.replace(/\p{Cc}/gu, ' ')).join('\n')}\n`);
 }
 
 /** A one-line progress bar on stderr when it is a terminal; nothing otherwise (stdout stays clean). */

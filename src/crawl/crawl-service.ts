@@ -58,6 +58,8 @@ const MAX_SITEMAP_URLS = 100_000;
 const SITEMAP_READ_BYTES = 10 * 1024 * 1024;
 /** How often an idle worker looks again while another still fetches pages that may add links. */
 const IDLE_POLL_MS = 100;
+/** How often a page worker reads the crawl's status (a cancel on another instance). */
+const STATUS_EVERY_MS = 500;
 
 export interface CrawlJob {
   crawl: number;
@@ -246,9 +248,15 @@ export class CrawlService {
     worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
   ): Promise<void> {
     const { pacer, signal } = worker;
+    let statusReadAt = 0;
     for (;;) {
-      const status = await this.deps.crawls.status(crawl.id);
-      if (status !== 'running') return;
+      signal.throwIfAborted();
+      // A cancel on this instance aborts `signal` at once; one on another instance shows here,
+      // read at most every STATUS_EVERY_MS.
+      if (Date.now() >= statusReadAt) {
+        if ((await this.deps.crawls.status(crawl.id)) !== 'running') return;
+        statusReadAt = Date.now() + STATUS_EVERY_MS;
+      }
       if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
         await this.queueFinish(crawl.id);
         return;

@@ -54,7 +54,7 @@ export interface NewIssue {
 /** Sitemap URLs never compete with linked pages for the frontier's front. */
 export const UNLINKED_PRIORITY = 1_000_000;
 /** A page row keeps the first few pages linking to it (issue details name them). */
-const LINKED_FROM_KEPT = 5;
+const LINKED_FROM_KEPT = 2;
 const IN_CHUNK = 400;
 
 const clip = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
@@ -191,7 +191,9 @@ export class CrawlsRepository {
 
   private async discoverIn(trx: Transaction<Database>, crawlId: number, found: readonly Discovered[]): Promise<number> {
     {
-      const crawl = await this.lockCrawl(trx, crawlId);
+      // The few columns it needs (the row's `origins` holds whole robots.txt files).
+      const query = trx.selectFrom('crawls').select(['status', 'max_pages', 'pages_found']).where('id', '=', crawlId);
+      const crawl = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
       if (crawl?.status !== 'running') return 0;
       let room = crawl.max_pages - crawl.pages_found;
       let added = 0;

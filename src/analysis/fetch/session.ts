@@ -96,8 +96,8 @@ export class FetchSession {
     const session = this.controller.signal;
     if (session.aborted) throw session.reason;
     const local = new AbortController();
-    const timeout = new FetchError('timeout', { timeoutMs });
-    const timer = setTimeout(() => local.abort(timeout), timeoutMs);
+    // Made when the deadline passes: an Error captures a stack, and most tasks never time out.
+    const timer = setTimeout(() => local.abort(new FetchError('timeout', { timeoutMs })), timeoutMs);
     const onSessionAbort = () => local.abort(session.reason);
     session.addEventListener('abort', onSessionAbort, { once: true });
     try {
