@@ -3,7 +3,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, DatabaseEngine } from './schema.js';
@@ -66,6 +65,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     return { db, engine, url, close: () => db.destroy() };
   }
 
+  // The PostgreSQL driver loads only for a PostgreSQL URL (the embedded default never needs it).
+  const { default: pg } = await import('pg');
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -169,6 +170,7 @@ export async function ping(db: Kysely<Database>): Promise<void> {
 }
 
 export async function dropSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

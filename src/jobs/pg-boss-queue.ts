@@ -3,7 +3,7 @@
 // job whose lease (`expireInSeconds`) ran out, and the retry policy runs it again. Its
 // maintenance runs every quarter lease, so a dead process's job runs again within two leases.
 import type PgBoss from 'pg-boss';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { listOpenPgBossJobs } from '../db/pg-boss-jobs.js';
@@ -220,16 +220,17 @@ export class PgBossJobQueue implements JobQueue {
       // its own (tests, several deployments on one server) gets `<schema>_jobs` beside it.
       this.schema = current === 'public' ? 'pgboss' : `${current}_jobs`;
       const lease = this.options.leaseSeconds;
+      // Loaded when first needed: an instance on SQLite, and every CLI command, never pays for them.
+      const { default: PgBossClass } = await import('pg-boss');
+      const { default: pgDriver } = await import('pg');
       // pg-boss runs its SQL on a pool this queue owns and ends itself once pg-boss has stopped.
-      const pool = new pg.Pool({
+      const pool = new pgDriver.Pool({
         connectionString: this.options.url,
         max: this.options.concurrency + 2,
         application_name: 'rankscope-jobs',
       });
       pool.on('error', (error) => this.options.log.warn({ err: error }, 'a job-queue connection failed; the pool replaces it'));
       this.pool = pool;
-      // Loaded when first needed: an instance on SQLite, and every CLI command, never pays for it.
-      const { default: PgBossClass } = await import('pg-boss');
       const boss = new PgBossClass({
         db: { executeSql: (text: string, values?: unknown[]) => pool.query(text, values) },
         schema: this.schema,
