@@ -4,7 +4,11 @@ import { IntegerEnum, Page, PerPage, StringEnum, Timestamp } from './common.js';
 export const CRAWL_STATUSES = ['queued', 'running', 'finished', 'cancelled', 'failed'] as const;
 
 export const CrawlCreateBody = Type.Object({
+  // Validated like a report's url (contract): the same format and length, so a malformed url
+  // is a 422 here rather than an exception in the address check (which parses it).
   url: Type.String({
+    maxLength: 2048,
+    format: 'http-url',
     description: 'The start page (validated like a report’s url); the crawl stays on its host and its www. twin',
   }),
   max_pages: Type.Optional(
