@@ -47,7 +47,11 @@ export function redirect(to: string, status = 301): SitePage {
   return { status, headers: { location: to }, body: '' };
 }
 
-export async function startCrawlSite(routes: Record<string, SiteRoute>, options: { delayMs?: number } = {}): Promise<CrawlSite> {
+/** `host`: the loopback address to listen on (127.0.0.1 unless said); `port`: a given port (0: any). */
+export async function startCrawlSite(
+  routes: Record<string, SiteRoute>,
+  options: { delayMs?: number; host?: string; port?: number } = {},
+): Promise<CrawlSite> {
   const table = new Map(Object.entries(routes));
   let inFlight = 0;
   const sockets = new Set<Socket>();
@@ -90,9 +94,10 @@ export async function startCrawlSite(routes: Record<string, SiteRoute>, options:
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.listen(0, '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   site.port = (server.address() as AddressInfo).port;
-  site.origin = `http://127.0.0.1:${site.port}`;
+  site.origin = `http://${host}:${site.port}`;
   return site;
 }
