@@ -139,9 +139,17 @@ export class CrawlService {
   async cancel(account: number, id: number): Promise<CrawlRow | undefined> {
     const crawl = await this.deps.crawls.find(account, id);
     if (!crawl) return undefined;
-    this.abortLocal(id, 'The crawl was cancelled.');
-    const ended = await this.deps.crawls.end(id, 'cancelled', { userId: account, skippedBecause: 'The crawl was cancelled.' });
-    return ended ?? (await this.deps.crawls.find(account, id));
+    // By the row's id: the route's `id` is the path segment's text (IdParams), which keys no
+    // entry of `local` (a Map of numbers), so no work was aborted and fetches went on after
+    // the answer. Aborted again once the crawl has ended: a slot job that started meanwhile
+    // (and took a page before the end) registered after the first abort.
+    this.abortLocal(crawl.id, 'The crawl was cancelled.');
+    const ended = await this.deps.crawls.end(crawl.id, 'cancelled', {
+      userId: account,
+      skippedBecause: 'The crawl was cancelled.',
+    });
+    this.abortLocal(crawl.id, 'The crawl was cancelled.');
+    return ended ?? (await this.deps.crawls.find(account, crawl.id));
   }
 
   // ---- crawl.start ----
