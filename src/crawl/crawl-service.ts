@@ -159,13 +159,16 @@ export class CrawlService {
     if (crawl?.status !== 'queued') return;
     await this.working(id, context.signal, async (signal) => {
       const pacer = new Pacer(0, 0, Date.now);
-      const options = this.fetchOptions(crawl, signal, pacer);
       const startOrigin = new URL(crawl.url).origin;
-      const resources = await fetchOriginResources(startOrigin, options);
-      const robotsBody = 'error' in resources.robots || !isSuccess(resources.robots.status) ? '' : resources.robots.body;
-      const delaySeconds = Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(robotsBody, ROBOTS_TOKENS) ?? 0);
-      const delayMs = Math.round(delaySeconds * 1000);
+      // The delay applies from robots.txt on: the 404, favicon and sitemap probes that follow it
+      // are requests like any other (they went out at once, before the delay was known).
+      const resources = await fetchOriginResources(startOrigin, {
+        ...this.fetchOptions(crawl, signal, pacer),
+        afterRobots: (robots) => pacer.setDelay(crawlDelayMs(robots)),
+      });
+      const delayMs = crawlDelayMs(resources.robots);
       pacer.setDelay(delayMs);
+      const options = this.fetchOptions(crawl, signal, pacer);
       const started = await this.deps.crawls.start(id, {
         slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
         delay_ms: delayMs,
@@ -432,6 +435,12 @@ export class CrawlService {
   private abortLocal(id: number, reason: string): void {
     for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
   }
+}
+
+/** robots.txt's Crawl-delay for our groups (else `*`) in ms, capped; 0 without one. */
+function crawlDelayMs(robots: OriginResources['robots']): number {
+  const body = 'error' in robots || !isSuccess(robots.status) ? '' : robots.body;
+  return Math.round(Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(body, ROBOTS_TOKENS) ?? 0) * 1000);
 }
 
 function isSuccess(status: number): boolean {
