@@ -285,6 +285,15 @@ export class CrawlService {
     const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
     const url = new URL(page.url);
     const origin = await this.originOf(crawl, url.origin, origins, pacer, signal);
+    // The address guard refused the host's robots.txt, so it refuses the page too: a failed
+    // fetch (pages_failed counts blocked ones), saying so, rather than a row skipped because
+    // an unreachable robots.txt disallows everything.
+    if ('error' in origin.resources.robots && origin.resources.robots.error === 'blocked_address') {
+      const message = fetchFailureMessage('blocked_address');
+      await complete({ state: 'failed', error: message });
+      if (page.depth === 0) await this.failStart(crawl.id, message);
+      return;
+    }
     const blocked = disallowedBy(origin, page.url);
     if (blocked !== null) {
       await complete({ state: 'skipped', robots_disallowed: 1, error: blocked });
