@@ -172,7 +172,7 @@ export class CrawlService {
       const started = await this.deps.crawls.start(id, {
         slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
         delay_ms: delayMs,
-        deadline_ms: this.deps.clock.now() + this.deps.settings.timeLimitSeconds * 1000,
+        deadline_ms: wholeMs(this.deps.clock.now()) + this.deps.settings.timeLimitSeconds * 1000,
         origins: JSON.stringify({ [startOrigin]: resources }),
       });
       if (!started) return;
@@ -245,7 +245,7 @@ export class CrawlService {
           await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
           return;
         }
-        const leaseUntil = this.deps.clock.now() + this.deps.leaseMs;
+        const leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
         const page = await this.deps.crawls.take(crawl.id, leaseUntil);
         if (page) {
           await this.visit(crawl, page, leaseUntil, origins, pacer, signal);
@@ -444,6 +444,15 @@ export class CrawlService {
   private abortLocal(id: number, reason: string): void {
     for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
   }
+}
+
+/**
+ * The clock in whole milliseconds, for the times a crawl stores (deadline_ms, lease_ms): the
+ * system clock has microseconds, and PostgreSQL refuses a fraction in a bigint column, so on
+ * PostgreSQL every crawl.start failed (and was retried) and no crawl ever started.
+ */
+function wholeMs(ms: number): number {
+  return Math.floor(ms);
 }
 
 /** robots.txt's Crawl-delay for our groups (else `*`) in ms, capped; 0 without one. */

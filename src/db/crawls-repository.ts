@@ -293,7 +293,8 @@ export class CrawlsRepository {
    * passed) first, then the frontier's front. Undefined when none is waiting.
    */
   async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
-    const now = this.clock.now();
+    // Whole ms: lease_ms is a bigint, and PostgreSQL refuses the clock's fraction as one.
+    const now = Math.floor(this.clock.now());
     return this.db.transaction().execute(async (trx) => {
       const pick = (state: 'queued' | 'fetching') => {
         let query = trx
@@ -325,7 +326,7 @@ export class CrawlsRepository {
       .select((eb) => eb.fn.countAll().as('n'))
       .where('crawl_id', '=', crawlId)
       .where('state', '=', 'fetching')
-      .where('lease_ms', '>=', this.clock.now())
+      .where('lease_ms', '>=', Math.floor(this.clock.now())) // whole ms, as in take()
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
