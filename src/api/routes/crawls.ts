@@ -87,7 +87,7 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
     {
       schema: {
         tags,
-        summary: 'Start a site audit: answers 202 at once; the crawl runs as jobs',
+        summary: 'Start a site audit: answers 202 at once; the crawl runs in jobs',
         body: CrawlCreateBody,
         response: {
           202: Type.Object({ data: Crawl, status: Type.Literal(202) }),
@@ -204,7 +204,7 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
   );
 }
 
-/** A page as CSV fields: booleans as 1/0 and null as an empty field, in CRAWL_PAGE_COLUMNS order. */
+/** A page in CSV fields: booleans 1/0 and null an empty field, in CRAWL_PAGE_COLUMNS order. */
 export function crawlPageCsvRow(page: ReturnType<typeof crawlPageResource>): (string | number)[] {
   return CRAWL_PAGE_COLUMNS.map((column) => {
     const value = page[column];
