@@ -252,8 +252,12 @@ export class CrawlService {
           continue;
         }
         // Nothing waiting: another worker's page may still add links; else the sitemap-only
-        // URLs (never linked) get their turn; else the crawl is done.
-        if ((await this.deps.crawls.inFlight(crawl.id)) > 0) {
+        // URLs (never linked) get their turn; else the crawl is done. Any row still queued or
+        // being fetched counts, not only the leased ones: on PostgreSQL take() skips a row
+        // another worker is taking right now, so a miss with the start page still queued made
+        // this slot finish the crawl before its first page (the politeness and two-instance
+        // tests, under load).
+        if ((await this.deps.crawls.queued(crawl.id)) > 0) {
           await sleep(IDLE_POLL_MS, signal);
           continue;
         }
@@ -313,10 +317,11 @@ export class CrawlService {
       const target = redirect === null ? null : crawlUrl(redirect);
       const error =
         answer.status >= 200 && answer.status < 300 ? `Not an HTML page (${answer.contentType ?? 'no Content-Type'}).` : null;
-      await complete({ state: 'done', status_code: answer.status, redirect_to: target, error });
+      // The target first, then the page done (as for links, below).
       if (target !== null && inScope(target, site)) {
         await this.deps.crawls.discover(crawl.id, [{ url: target, depth: page.depth ?? 0, from: page.url }]);
       }
+      await complete({ state: 'done', status_code: answer.status, redirect_to: target, error });
       return;
     }
     const report = await this.deps.reports.recordAnalysed(crawl.user_id, answer.page);
@@ -324,7 +329,19 @@ export class CrawlService {
     const noindex = results.noindex?.passed === false;
     const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
     const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
-    const recorded = await complete({
+    // Its links join the frontier before the page is done: while a page is being fetched the
+    // other workers wait for it, and once it is done what it links to is queued already. Done
+    // first, a worker finding nothing queued or in flight between the two finished the crawl
+    // with only this page (seen with two instances on PostgreSQL). Discovering the links of a
+    // page whose lease was lost adds nothing: each URL is one row, and a known link is counted once.
+    const depth = (page.depth ?? 0) + 1;
+    const links: Discovered[] = [];
+    for (const href of answer.outline.links) {
+      const target = crawlUrl(href);
+      if (target !== null && target !== page.url && inScope(target, site)) links.push({ url: target, depth, from: page.url });
+    }
+    await this.deps.crawls.discover(crawl.id, links);
+    await complete({
       state: 'done',
       status_code: answer.status,
       report_id: report.id,
@@ -337,14 +354,6 @@ export class CrawlService {
       description: stringValue(results.meta_description?.value),
       canonical,
     });
-    if (!recorded) return;
-    const depth = (page.depth ?? 0) + 1;
-    const links: Discovered[] = [];
-    for (const href of answer.outline.links) {
-      const target = crawlUrl(href);
-      if (target !== null && target !== page.url && inScope(target, site)) links.push({ url: target, depth, from: page.url });
-    }
-    await this.deps.crawls.discover(crawl.id, links);
   }
 
   /** The page through the instance's analysis pool, taking turns with API requests and other crawls. */
