@@ -28,6 +28,8 @@ export interface OriginResources {
 export interface CrawlFetchOptions extends AnalyzeOptions {
   /** Awaited before each request starts: the crawl's per-host gate (concurrency, Crawl-delay). */
   beforeRequest?: () => Promise<void>;
+  /** Called with robots.txt as soon as it is read, before the origin's other requests (its Crawl-delay paces them). */
+  afterRobots?: (robots: RobotsFetch) => void;
   /**
    * A session to fetch through and leave open (openCrawlSession): one crawl worker's pages then
    * share its keep-alive connection instead of opening one each. Without it, a session of
@@ -63,6 +65,7 @@ export async function fetchOriginResources(origin: string, options: CrawlFetchOp
   try {
     await ready(options);
     const robots = await fetchRobots(session, origin);
+    options.afterRobots?.(robots);
     await ready(options);
     const notFound = await probeNotFound(session, origin);
     await ready(options);

@@ -143,9 +143,17 @@ export class CrawlService {
   async cancel(account: number, id: number): Promise<CrawlRow | undefined> {
     const crawl = await this.deps.crawls.find(account, id);
     if (!crawl) return undefined;
-    this.abortLocal(id, 'The crawl was cancelled.');
-    const ended = await this.deps.crawls.end(id, 'cancelled', { userId: account, skippedBecause: 'The crawl was cancelled.' });
-    return ended ?? (await this.deps.crawls.find(account, id));
+    // By the row's id: the route's `id` is the path segment's text (IdParams), which keys no
+    // entry of `local` (a Map of numbers), so no work was aborted and fetches went on after
+    // the answer. Aborted again once the crawl has ended: a slot job that started meanwhile
+    // (and took a page before the end) registered after the first abort.
+    this.abortLocal(crawl.id, 'The crawl was cancelled.');
+    const ended = await this.deps.crawls.end(crawl.id, 'cancelled', {
+      userId: account,
+      skippedBecause: 'The crawl was cancelled.',
+    });
+    this.abortLocal(crawl.id, 'The crawl was cancelled.');
+    return ended ?? (await this.deps.crawls.find(account, crawl.id));
   }
 
   // ---- crawl.start ----
@@ -157,23 +165,26 @@ export class CrawlService {
     if (crawl?.status !== 'queued' && crawl?.status !== 'running') return;
     await this.working(id, context.signal, async (signal) => {
       const pacer = new Pacer(crawl.delay_ms, 0, Date.now);
-      const options = this.fetchOptions(crawl, signal, pacer);
       const startOrigin = new URL(crawl.url).origin;
       let resources = (JSON.parse(crawl.origins) as Record<string, OriginResources>)[startOrigin];
       if (crawl.status === 'queued' || !resources) {
-        resources = await fetchOriginResources(startOrigin, options);
-        const robotsBody = 'error' in resources.robots || !isSuccess(resources.robots.status) ? '' : resources.robots.body;
-        const delaySeconds = Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(robotsBody, ROBOTS_TOKENS) ?? 0);
-        const delayMs = Math.round(delaySeconds * 1000);
+        // The delay applies from robots.txt on: the 404, favicon and sitemap probes that follow
+        // it are requests like any other.
+        resources = await fetchOriginResources(startOrigin, {
+          ...this.fetchOptions(crawl, signal, pacer),
+          afterRobots: (robots) => pacer.setDelay(crawlDelayMs(robots)),
+        });
+        const delayMs = crawlDelayMs(resources.robots);
         pacer.setDelay(delayMs);
         const started = await this.deps.crawls.start(id, {
           slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
           delay_ms: delayMs,
-          deadline_ms: this.deps.clock.now() + this.deps.settings.timeLimitSeconds * 1000,
+          deadline_ms: wholeMs(this.deps.clock.now()) + this.deps.settings.timeLimitSeconds * 1000,
           origins: JSON.stringify({ [startOrigin]: resources }),
         });
         if (!started) return;
       }
+      const options = this.fetchOptions(crawl, signal, pacer);
       await this.deps.crawls.discover(id, [{ url: crawl.url, depth: 0, from: null }]);
       if (crawl.sitemap === 1) await this.readSitemaps({ ...crawl, status: 'running' }, resources, options);
       const current = await this.deps.crawls.findById(id);
@@ -266,15 +277,18 @@ export class CrawlService {
         await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
         return;
       }
-      const leaseUntil = this.deps.clock.now() + this.deps.leaseMs;
+      const leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
       const page = await this.deps.crawls.take(crawl.id, leaseUntil);
       if (page) {
         await this.visit(crawl, page, leaseUntil, worker);
         continue;
       }
       // Nothing waiting: another worker's page may still add links; else the sitemap-only
-      // URLs (never linked) get their turn; else the crawl is done.
-      if ((await this.deps.crawls.inFlight(crawl.id)) > 0) {
+      // URLs (never linked) get their turn; else the crawl is done. Any row still queued or
+      // being fetched counts, not only the leased ones: on PostgreSQL take() skips a row another
+      // worker is taking right now, so a miss with the start page still queued would finish the
+      // crawl before its first page.
+      if ((await this.deps.crawls.queued(crawl.id)) > 0) {
         await sleep(IDLE_POLL_MS, signal);
         continue;
       }
@@ -308,6 +322,15 @@ export class CrawlService {
     const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
     const url = new URL(page.url);
     const origin = await this.originOf(crawl, url.origin, origins, pacer, signal);
+    // The address guard refused the host's robots.txt, so it refuses the page too: a failed
+    // fetch (pages_failed counts blocked ones), saying so, rather than a row skipped because
+    // an unreachable robots.txt disallows everything.
+    if ('error' in origin.resources.robots && origin.resources.robots.error === 'blocked_address') {
+      const message = fetchFailureMessage('blocked_address');
+      await complete({ state: 'failed', error: message });
+      if (page.depth === 0) await this.failStart(crawl.id, message);
+      return;
+    }
     const blocked = disallowedBy(origin, page.url);
     if (blocked !== null) {
       await complete({ state: 'skipped', robots_disallowed: 1, error: blocked });
@@ -342,6 +365,8 @@ export class CrawlService {
     const noindex = results.noindex?.passed === false;
     const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
     const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
+    // The page done and its links queued in one transaction: a worker finding nothing queued or
+    // in flight in between would finish the crawl early.
     const depth = (page.depth ?? 0) + 1;
     const links: Discovered[] = [];
     for (const href of answer.outline.links) {
@@ -465,6 +490,21 @@ export class CrawlService {
   private abortLocal(id: number, reason: string): void {
     for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
   }
+}
+
+/**
+ * The clock in whole milliseconds, for the times a crawl stores (deadline_ms, lease_ms): the
+ * system clock has microseconds, and PostgreSQL refuses a fraction in a bigint column, so on
+ * PostgreSQL every crawl.start failed (and was retried) and no crawl ever started.
+ */
+function wholeMs(ms: number): number {
+  return Math.floor(ms);
+}
+
+/** robots.txt's Crawl-delay for our groups (else `*`) in ms, capped; 0 without one. */
+function crawlDelayMs(robots: OriginResources['robots']): number {
+  const body = 'error' in robots || !isSuccess(robots.status) ? '' : robots.body;
+  return Math.round(Math.min(MAX_CRAWL_DELAY_SECONDS, crawlDelayFor(body, ROBOTS_TOKENS) ?? 0) * 1000);
 }
 
 function isSuccess(status: number): boolean {

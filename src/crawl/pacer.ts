@@ -8,8 +8,13 @@ export class Pacer {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** When the last request started (ms since the epoch); null before the first. */
+  private lastStart: number | null = null;
+
+  /** A delay learnt mid-way (from robots.txt) also holds back the request after the last one. */
   setDelay(ms: number): void {
     this.delayMs = ms;
+    if (this.lastStart !== null) this.nextAt = Math.max(this.nextAt, this.lastStart + ms);
   }
 
   /** When the next request may start (ms since the epoch). */
@@ -22,7 +27,8 @@ export class Pacer {
     const wait = this.nextAt - this.now();
     if (wait > 0) await sleep(wait, signal);
     signal?.throwIfAborted();
-    this.nextAt = this.now() + this.delayMs;
+    this.lastStart = this.now();
+    this.nextAt = this.lastStart + this.delayMs;
   }
 }
 

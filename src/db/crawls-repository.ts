@@ -307,7 +307,8 @@ export class CrawlsRepository {
    * passed) first, then the frontier's front. Undefined when none is waiting.
    */
   async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
-    const now = this.clock.now();
+    // Whole ms: lease_ms is a bigint, and PostgreSQL refuses the clock's fraction as one.
+    const now = Math.floor(this.clock.now());
     // One statement each (no transaction to commit): the frontier's front, else a page whose
     // worker died (its lease passed; rare, so looked for only when nothing is queued).
     const claim = (state: 'queued' | 'fetching') =>
@@ -331,18 +332,7 @@ export class CrawlsRepository {
     return (await claim('queued')) ?? (await claim('fetching'));
   }
 
-  /** Pages being fetched under a lease that has not passed (another worker's, or this one's). */
-  async inFlight(crawlId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('crawl_pages')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('crawl_id', '=', crawlId)
-      .where('state', '=', 'fetching')
-      .where('lease_ms', '>=', this.clock.now())
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
+  /** Rows still queued or being fetched (leased or not, locked by another worker or not). */
   async queued(crawlId: number): Promise<number> {
     const row = await this.db
       .selectFrom('crawl_pages')

@@ -22,6 +22,12 @@ export interface CrawlSite {
   /** How many times each path was requested. */
   count(path: string): number;
   maxInFlight: number;
+  /** Requests being answered right now. */
+  inFlight: number;
+  /** Requests whose client gave up (closed the connection) before the answer was sent. */
+  abandoned: number;
+  /** Holds every answer (requests still arrive and are recorded) until the returned function is called. */
+  hold(): () => void;
   /** Adds or replaces pages while the site runs. */
   set(routes: Record<string, SiteRoute>): void;
   close(): Promise<void>;
@@ -47,15 +53,32 @@ export function redirect(to: string, status = 301): SitePage {
   return { status, headers: { location: to }, body: '' };
 }
 
-export async function startCrawlSite(routes: Record<string, SiteRoute>, options: { delayMs?: number } = {}): Promise<CrawlSite> {
+/** `host`: the loopback address to listen on (127.0.0.1 unless said); `port`: a given port (0: any). */
+export async function startCrawlSite(
+  routes: Record<string, SiteRoute>,
+  options: { delayMs?: number; host?: string; port?: number } = {},
+): Promise<CrawlSite> {
   const table = new Map(Object.entries(routes));
   let inFlight = 0;
+  let gate: Promise<void> | null = null;
   const sockets = new Set<Socket>();
   const site: CrawlSite = {
     origin: '',
     port: 0,
     requests: [],
     maxInFlight: 0,
+    abandoned: 0,
+    get inFlight() {
+      return inFlight;
+    },
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     count: (path) => site.requests.filter((r) => r.path === path).length,
     set(more) {
       for (const [path, route] of Object.entries(more)) table.set(path, route);
@@ -71,8 +94,12 @@ export async function startCrawlSite(routes: Record<string, SiteRoute>, options:
     site.maxInFlight = Math.max(site.maxInFlight, inFlight);
     const path = req.url ?? '/';
     site.requests.push({ path, at: Date.now(), userAgent: String(req.headers['user-agent'] ?? '') });
+    res.on('close', () => {
+      if (!res.writableFinished) site.abandoned++;
+    });
     try {
       if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      while (gate) await gate;
       const route = table.get(path) ?? table.get(path.split('?')[0]);
       const page: SitePage =
         route === undefined
@@ -90,9 +117,10 @@ export async function startCrawlSite(routes: Record<string, SiteRoute>, options:
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.listen(0, '127.0.0.1');
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   site.port = (server.address() as AddressInfo).port;
-  site.origin = `http://127.0.0.1:${site.port}`;
+  site.origin = `http://${host}:${site.port}`;
   return site;
 }

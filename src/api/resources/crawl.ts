@@ -54,7 +54,7 @@ export const CRAWL_PAGE_COLUMNS = [
   'error',
 ] as const;
 
-/** A page as CSV fields: booleans as 1/0 and null as an empty field, in CRAWL_PAGE_COLUMNS order. */
+/** A page in CSV fields: booleans 1/0 and null an empty field, in CRAWL_PAGE_COLUMNS order. */
 export function crawlPageCsvRow(page: ReturnType<typeof crawlPageResource>): (string | number)[] {
   return CRAWL_PAGE_COLUMNS.map((column) => {
     const value = page[column];

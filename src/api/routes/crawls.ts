@@ -1,7 +1,7 @@
 // /api/v1/crawls: site audits. Thin handlers: validate (schemas, max_pages up to
 // CRAWL_MAX_PAGES, then the start URL's address check, answering 422 before anything is
 // stored or fetched), authorise (every query is scoped to the key's account), call the crawl
-// service or repository, respond. The crawl itself runs as jobs (src/crawl/).
+// service or repository, respond. The crawl itself runs in jobs (src/crawl/).
 import { Type } from '@sinclair/typebox';
 import type { CrawlsRepository } from '../../db/crawls-repository.js';
 import type { CrawlService } from '../../crawl/crawl-service.js';
@@ -80,7 +80,7 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
     {
       schema: {
         tags,
-        summary: 'Start a site audit: answers 202 at once; the crawl runs as jobs',
+        summary: 'Start a site audit: answers 202 at once; the crawl runs in jobs',
         body: crawlCreateBody(maxPages),
         response: {
           202: Type.Object({ data: Crawl, status: Type.Literal(202) }),
