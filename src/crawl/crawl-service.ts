@@ -322,11 +322,11 @@ export class CrawlService {
     const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
     const url = new URL(page.url);
     const origin = await this.originOf(crawl, url.origin, origins, pacer, signal);
-    // The address guard refused the host's robots.txt, so it refuses the page too: a failed
-    // fetch (pages_failed counts blocked ones), saying so, rather than a row skipped because
-    // an unreachable robots.txt disallows everything.
-    if ('error' in origin.resources.robots && origin.resources.robots.error === 'blocked_address') {
-      const message = fetchFailureMessage('blocked_address');
+    // robots.txt got no answer at all (the address guard refused the host, or the host is down):
+    // the page would get none either. A failed fetch saying why (pages_failed counts them),
+    // rather than a row skipped because an unreachable robots.txt disallows everything.
+    if ('error' in origin.resources.robots) {
+      const message = fetchFailureMessage(origin.resources.robots.error);
       await complete({ state: 'failed', error: message });
       if (page.depth === 0) await this.failStart(crawl.id, message);
       return;

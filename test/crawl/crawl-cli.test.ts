@@ -1,0 +1,159 @@
+// `rankscope crawl`: the same audit with no server (contract "Site audits"): JSON or CSV alone on
+// stdout, nothing on stderr off a terminal, exit 0 when the crawl ran whatever it found, 1 when
+// the start page could not be fetched, 2 for a usage error; its reports land in the first account.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { runCrawl } from '../../src/cli/crawl.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { type ProcessDatabase, processDatabase } from '../helpers/database.js';
+import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
+
+function capture(stderrIsTTY = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = (into: string[]) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        into.push(String(chunk));
+        done();
+      },
+    });
+  const io: CliIo = { stdout: sink(out), stderr: Object.assign(sink(err), { isTTY: stderrIsTTY }) };
+  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('rankscope crawl', () => {
+  let site: CrawlSite;
+  let database: ProcessDatabase;
+  let env: Record<string, string>;
+  before(async () => {
+    site = await startCrawlSite({
+      '/': htmlPage({ title: 'Home', description: 'The home page.', links: ['/a', '/b', '/gone'] }),
+      '/a': htmlPage({ title: 'A', description: 'Page A.', links: ['/'] }),
+      '/b': htmlPage({ title: 'B', description: 'Page B.', links: ['/a'] }),
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+    });
+    database = await processDatabase();
+    env = {
+      ...(process.env as Record<string, string>),
+      DATABASE_URL: database.databaseUrl,
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+      ADMIN_EMAIL: 'owner@example.com',
+      CRAWL_MAX_PAGES: '50',
+    };
+  });
+  after(async () => {
+    await site.close();
+    await database.cleanup();
+  });
+
+  test('--json: one JSON document on stdout (crawl, pages, issues), nothing on stderr, exit 0; the reports are the first account’s', async () => {
+    const run = capture();
+    assert.equal(await runCrawl([`${site.origin}/`, '--json', '--max-pages', '10'], run.io, { env }), 0);
+    assert.equal(run.stderr().includes('['), false, 'no progress bar off a terminal');
+    const doc = JSON.parse(run.stdout()) as {
+      crawl: { status: string; pages_found: number; pages_done: number; max_pages: number; issues: number };
+      pages: { url: string; status_code: number | null; report_id: number | null }[];
+      issues: { type: string; url: string; detail: string }[];
+    };
+    assert.equal(doc.crawl.status, 'finished');
+    assert.equal(doc.crawl.max_pages, 10);
+    assert.deepEqual(doc.pages.map((p) => [p.url.replace(site.origin, ''), p.status_code]).sort(), [
+      ['/', 200],
+      ['/a', 200],
+      ['/b', 200],
+      ['/gone', 404],
+    ]);
+    assert.equal(doc.crawl.pages_found, 4);
+    assert.equal(doc.crawl.pages_done, 4);
+    const broken = doc.issues.filter((i) => i.type === 'broken_link');
+    assert.deepEqual(
+      broken.map((i) => i.url),
+      [`${site.origin}/gone`],
+    );
+    assert.match(broken[0].detail, new RegExp(`${site.origin}/(?!gone)`));
+    assert.equal(doc.crawl.issues, doc.issues.length);
+
+    const db = await database.open();
+    try {
+      const owner = await db.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'owner@example.com')
+        .executeTakeFirstOrThrow();
+      const reports = await db.db.selectFrom('reports').select(['id', 'user_id', 'privacy', 'project']).execute();
+      assert.equal(reports.length, 3, 'one report per HTML page');
+      for (const report of reports) {
+        assert.equal(report.user_id, owner.id);
+        assert.equal(report.privacy, 1, 'private');
+        assert.equal(report.project, '127.0.0.1');
+      }
+      const ids = doc.pages.map((p) => p.report_id).filter((id) => id !== null);
+      assert.deepEqual(ids.sort(), reports.map((r) => r.id).sort());
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('--csv: the pages as CSV (header, CRLF, one line each); without a flag, a summary naming the issues', async () => {
+    const csv = capture();
+    assert.equal(await runCrawl([`${site.origin}/`, '--csv'], csv.io, { env }), 0);
+    const lines = csv.stdout().split('\r\n');
+    assert.equal(lines[0], 'url,status_code,depth,report_id,result,in_sitemap,indexable,error');
+    assert.equal(lines.at(-1), '', 'every line ends in CRLF');
+    assert.equal(lines.length - 2, 4);
+    assert.ok(lines.some((line) => line.startsWith(`${site.origin}/gone,404,1,,,0,0,`)));
+
+    const summary = capture();
+    assert.equal(await runCrawl([site.origin], summary.io, { env }), 0);
+    assert.match(summary.stdout(), /finished/);
+    assert.match(summary.stdout(), /\[high\] broken_link .*\/gone/);
+  });
+
+  test('a progress bar on stderr when it is a terminal, and stdout still only the JSON', async () => {
+    const run = capture(true);
+    assert.equal(await runCrawl([`${site.origin}/`, '--json'], run.io, { env }), 0);
+    assert.match(run.stderr(), /\[[#-]{30}\] \d+\/\d+ pages/);
+    JSON.parse(run.stdout());
+  });
+
+  test('a start page that cannot be fetched: exit 1, the reason on stderr, the failed crawl as JSON', async () => {
+    const run = capture();
+    const url = `http://127.0.0.1:${await closedPort()}/`;
+    assert.equal(await runCrawl([url, '--json'], run.io, { env }), 1);
+    assert.match(run.stderr(), /start page could not be fetched: .*refused/i);
+    assert.equal((JSON.parse(run.stdout()) as { crawl: { status: string } }).crawl.status, 'failed');
+  });
+
+  test('usage errors exit 2 and crawl nothing; a private start address is refused with exit 1', async () => {
+    const before = site.requests.length;
+    for (const args of [
+      [],
+      ['a', 'b'],
+      [site.origin, '--json', '--csv'],
+      [site.origin, '--max-pages', '0'],
+      [site.origin, '--max-pages', '51'],
+      ['ftp://x/'],
+    ]) {
+      const run = capture();
+      assert.equal(await runCrawl(args, run.io, { env }), 2, JSON.stringify(args));
+      assert.equal(run.stdout(), '');
+      assert.notEqual(run.stderr(), '');
+    }
+    const refused = capture();
+    assert.equal(await runCrawl([`${site.origin}/`], refused.io, { env: { ...env, ALLOW_PRIVATE_ADDRESSES: 'false' } }), 1);
+    assert.match(refused.stderr(), /private or reserved/);
+    assert.equal(site.requests.length, before, 'nothing was fetched');
+  });
+});
