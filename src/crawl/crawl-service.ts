@@ -206,7 +206,11 @@ export class CrawlService {
       'error' in resources.robots || !isSuccess(resources.robots.status)
         ? []
         : robotsSitemapUrls(resources.robots.body, resources.robots.url);
-    const queue = listed.length > 0 ? listed : [new URL('/sitemap.xml', crawl.url).href];
+    // Without Sitemap: lines, /sitemap.xml; the start origin's probe already asked for it, so a
+    // site without one (the probe answered other than 2xx, or nothing) costs no second request.
+    const probe = resources.sitemap;
+    const probed = probe !== null && !('error' in probe) && isSuccess(probe.status);
+    const queue = listed.length > 0 ? listed : probed ? [new URL('/sitemap.xml', crawl.url).href] : [];
     const seen = new Set<string>();
     let kept = 0;
     let found = false;

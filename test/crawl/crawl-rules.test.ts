@@ -171,6 +171,15 @@ describe('what a crawl fetches', () => {
     assert.deepEqual(await allIssues(t, key, unseeded.id), [], 'no sitemap read: nothing is missing from one');
   });
 
+  test('a site without /sitemap.xml: the probe’s 404 is the only request for it; nothing is missing from a sitemap', async () => {
+    const site = await newSite();
+    site.set({ '/': htmlPage({ title: 'Home', links: ['/a'] }), '/a': htmlPage({ title: 'A' }) });
+    const crawl = await crawlSite(t, key, { url: `${site.origin}/` });
+    assert.equal(crawl.status, 'finished');
+    assert.equal(site.count('/sitemap.xml'), 1);
+    assert.deepEqual(await allIssues(t, key, crawl.id), []);
+  });
+
   test('scope: the start host only; http(s) only; fragments stripped; each URL one row however it is spelt', async () => {
     const site = await newSite();
     const o = site.origin;
