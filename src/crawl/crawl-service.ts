@@ -58,6 +58,8 @@ const MAX_SITEMAP_URLS = 100_000;
 const SITEMAP_READ_BYTES = 10 * 1024 * 1024;
 /** How often an idle worker looks again while another still fetches pages that may add links. */
 const IDLE_POLL_MS = 100;
+/** A page worker that failed carries on in a new job this much later. */
+const SLOT_RETRY_MS = 5000;
 /** How often a page worker reads the crawl's status (a cancel on another instance). */
 const STATUS_EVERY_MS = 500;
 
@@ -250,6 +252,18 @@ export class CrawlService {
       const session = openCrawlSession({ ...this.deps.analysis, signal });
       try {
         await this.work(crawl, job, handOverAt, { pacer, origins, session, signal });
+      } catch (error) {
+        if (signal.aborted) throw error; // a cancel or a shutdown: working() decides
+        // A page worker must not die of one failure (the database away for a moment, a report
+        // that could not be stored): the crawl would go on with fewer workers, or stall with
+        // none. It hands over to its next job a little later instead; the page it held is taken
+        // again once its lease has passed, and CRAWL_TIME_LIMIT ends a crawl that keeps failing.
+        this.deps.log.warn({ err: error, crawl: crawl.id, slot: job.slot }, 'a crawl page worker failed; it goes on shortly');
+        const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
+        await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, {
+          key: `${crawl.id}:${job.slot}:${next.seq}`,
+          startAfter: this.deps.clock.now() + SLOT_RETRY_MS,
+        });
       } finally {
         await session.close();
       }

@@ -7,7 +7,7 @@ import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
 import { RecordingEvents } from '../helpers/recorders.js';
-import { allPages, crawlSite } from './crawl-harness.js';
+import { allPages, crawlSite, showCrawl, startCrawl } from './crawl-harness.js';
 
 describe('crawl time limit and crawl.finished', () => {
   const clock = fixedClock(Date.parse('2026-11-26T10:00:00Z'));
@@ -57,5 +57,64 @@ describe('crawl time limit and crawl.finished', () => {
     assert.equal(finished[0].status, 'finished');
     assert.equal(finished[0].pages_done, 4);
     assert.equal(finished[0].finished_at, crawl.finished_at);
+  });
+});
+
+describe('a page worker that keeps failing', () => {
+  const clock = fixedClock(Date.parse('2026-11-26T10:00:00Z'));
+  /** Refuses the first five report events, as a database that is away for a while would. */
+  class FlakyEvents extends RecordingEvents {
+    failures = 0;
+    override async publish(userId: number, event: Parameters<RecordingEvents['publish']>[1], data: object): Promise<void> {
+      if (event.startsWith('report.') && this.failures < 5) {
+        this.failures++;
+        throw new Error('the event store is away');
+      }
+      return super.publish(userId, event, data);
+    }
+  }
+  const events = new FlakyEvents();
+  let t: TestApp;
+  let site: CrawlSite;
+  let key: string;
+  before(async () => {
+    t = await testApp(
+      { ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0', CRAWL_CONCURRENCY: '1', JOB_LEASE_SECONDS: '5' },
+      { clock, events },
+    );
+    ({ key } = await t.account());
+    site = await startCrawlSite({
+      '/': htmlPage({ title: 'Home', links: ['/a', '/b'] }),
+      '/a': htmlPage({ title: 'A' }),
+      '/b': htmlPage({ title: 'B' }),
+    });
+  });
+  after(async () => {
+    await t.close();
+    await site.close();
+  });
+
+  test('carries on in a new job (more failures than a job’s retries): the crawl finishes with every page, one report each', async () => {
+    const started = await startCrawl(t, key, { url: `${site.origin}/`, sitemap: '0' });
+    let crawl = started;
+    for (let round = 0; round < 20 && crawl.status !== 'finished'; round++) {
+      await t.services.jobs.drain();
+      crawl = await showCrawl(t, key, started.id);
+      // Past the failed page's lease and the worker's pause: both are on the injected clock.
+      clock.advance(6_000);
+    }
+    assert.equal(events.failures, 5);
+    assert.equal(crawl.status, 'finished');
+    const rows = await allPages(t, key, crawl.id);
+    assert.deepEqual(
+      rows.map((r) => [r.url.replace(site.origin, ''), r.status_code]),
+      [
+        ['/', 200],
+        ['/a', 200],
+        ['/b', 200],
+      ],
+    );
+    const reports = await t.db.handle.db.selectFrom('reports').select('url').execute();
+    assert.equal(reports.length, 3, 'a page analysed again re-runs its report, it adds none');
   });
 });
