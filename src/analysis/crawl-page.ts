@@ -96,7 +96,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
     await ready(options);
     const answer = await fetchCrawlAnswer(session, new URL(url));
     if (!('html' in answer)) return { kind: 'other', ...answer };
-    const parsed = await (options.engine ?? inProcessEngine).parse(answer.html, answer.finalUrl.href, options.account);
+    const parsed = await (options.engine ?? inProcessEngine).parse(answer.html, answer.finalUrl.href, options.account, true);
     const finalUrl = answer.finalUrl.href;
     const { result, results } = await parsed.check(
       {
@@ -120,7 +120,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
       kind: 'page',
       status: answer.status,
       page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
-      outline: parsed.outline,
+      outline: parsed.outline ?? { links: [], canonical: null },
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;

@@ -16,12 +16,12 @@ import { FetchError } from './errors.js';
 import type { AnalysisResult, PageSnapshot } from './types.js';
 
 export type EngineRequest =
-  | { op: 'parse'; id: number; html: string; finalUrl: string }
+  | { op: 'parse'; id: number; html: string; finalUrl: string; withOutline: boolean }
   | { op: 'check'; id: number; snapshot: Omit<PageSnapshot, 'html'>; config: AnalysisConfig }
   | { op: 'drop'; id: number };
 
 export type EngineReply = { id: number; heapBytes?: number } & (
-  | { declaredIcon: string | null; outline: PageOutline }
+  | { declaredIcon: string | null; outline: PageOutline | null }
   | { result: AnalysisResult }
   | { error: string }
 );
@@ -104,14 +104,14 @@ export class EnginePool implements Engine {
     this.onWorkerError = options.onWorkerError;
   }
 
-  async parse(html: string, finalUrl: string, account: string | number = ''): Promise<ParsedPage> {
+  async parse(html: string, finalUrl: string, account: string | number = '', withOutline = false): Promise<ParsedPage> {
     if (this.closed) throw new Error('the engine pool is closed');
     const id = ++this.nextId;
     const key = String(account);
     const { slot, reply } = await new Promise<{ slot: Slot; reply: EngineReply }>((resolve, reject) => {
       const job: Job = {
         account: key,
-        request: { op: 'parse', id, html, finalUrl },
+        request: { op: 'parse', id, html, finalUrl, withOutline },
         resolve: (r) => resolve({ slot: job.taken!, reply: r }),
         reject,
       };
@@ -128,7 +128,7 @@ export class EnginePool implements Engine {
     };
     return {
       declaredIcon: 'declaredIcon' in reply ? reply.declaredIcon : null,
-      outline: 'outline' in reply ? reply.outline : { links: [], canonical: null },
+      outline: 'outline' in reply ? reply.outline : null,
       check: (snapshot, config) => {
         if (!open) return Promise.reject(new Error('the parsed page was discarded'));
         const { html: _html, ...rest } = snapshot;

@@ -22,7 +22,8 @@ parentPort!.on('message', (request: EngineRequest) => {
       case 'parse': {
         const artifacts = buildArtifacts(request.html, request.finalUrl);
         parsed.set(request.id, { html: request.html, artifacts });
-        answer({ id: request.id, declaredIcon: declaredIconUrl(artifacts), outline: pageOutline(artifacts) });
+        const outline = request.withOutline ? pageOutline(artifacts) : null;
+        answer({ id: request.id, declaredIcon: declaredIconUrl(artifacts), outline });
         break;
       }
       case 'check': {

@@ -14,8 +14,8 @@ import type { AnalysisResult, PageSnapshot } from './types.js';
 export interface ParsedPage {
   /** The first declared icon link, resolved (decides the /favicon.ico probe). */
   declaredIcon: string | null;
-  /** Its links and canonical (what a site crawl follows and compares). */
-  outline: PageOutline;
+  /** Its links and canonical (what a site crawl follows and compares), when parse was asked for them. */
+  outline: PageOutline | null;
   /** Runs the checks; `snapshot.html` is the page that was parsed. */
   check(snapshot: PageSnapshot, config: AnalysisConfig): Promise<AnalysisResult>;
   /** Frees the parsed page without checking it (the analysis failed or was cancelled). */
@@ -24,16 +24,17 @@ export interface ParsedPage {
 
 export interface Engine {
   /** `account`: whose page it is, so a shared engine can take turns between accounts. */
-  parse(html: string, finalUrl: string, account?: string | number): Promise<ParsedPage>;
+  /** `withOutline`: also gather the page's outline (a crawl's page; a single report needs none). */
+  parse(html: string, finalUrl: string, account?: string | number, withOutline?: boolean): Promise<ParsedPage>;
 }
 
 /** Runs in the calling thread. */
 export const inProcessEngine: Engine = {
-  async parse(html, finalUrl) {
+  async parse(html, finalUrl, _account, withOutline = false) {
     let artifacts: Artifacts | null = buildArtifacts(html, finalUrl);
     return {
       declaredIcon: declaredIconUrl(artifacts),
-      outline: pageOutline(artifacts),
+      outline: withOutline ? pageOutline(artifacts) : null,
       async check(snapshot, config) {
         if (artifacts === null) throw new Error('the parsed page was discarded');
         const result = runChecks(snapshot, config, artifacts);
