@@ -20,6 +20,7 @@ import type { CrawlRow, CrawlsRepository } from '../db/crawls-repository.js';
 import { migrateToLatest, openDatabase } from '../db/connection.js';
 import { silentLog } from '../jobs/log.js';
 import { UsersRepository } from '../db/users-repository.js';
+import { CRAWL_JOB_TYPES } from '../crawl/crawl-service.js';
 import { buildServices } from '../services.js';
 import type { CliIo } from './io.js';
 
@@ -120,7 +121,9 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
     }
     crawl = await services.crawls.create(account.id, { url, max_pages: maxPages, sitemap: parsed.sitemap ? 1 : 0 });
     process.once('SIGINT', onSigint);
-    await services.startWorkers();
+    // Its own crawl's jobs only, and no schedules: a crawl from the terminal sends no digest
+    // and runs no monitor of the database it shares with a server.
+    await services.jobs.start(CRAWL_JOB_TYPES);
     for (;;) {
       crawl = (await services.repos.crawls.findById(crawl.id))!;
       progress.show(crawl);

@@ -43,6 +43,8 @@ import { parseSitemap } from './sitemaps.js';
 export const CRAWL_START = 'crawl.start';
 export const CRAWL_SLOT = 'crawl.slot';
 export const CRAWL_FINISH = 'crawl.finish';
+/** Every job type of a crawl (the crawl CLI works these alone). */
+export const CRAWL_JOB_TYPES = [CRAWL_START, CRAWL_SLOT, CRAWL_FINISH] as const;
 
 /** robots.txt groups a crawl obeys (merged), else `*`. */
 export const ROBOTS_TOKENS = ['Rankscope', 'RankscopeBot'] as const;

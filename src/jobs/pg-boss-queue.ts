@@ -73,10 +73,10 @@ export class PgBossJobQueue implements JobQueue {
    * connection while it polls): it fetches due jobs of every type in turn into free slots, up to
    * `concurrency` at once, the same shape as the SQLite queue's loop.
    */
-  async start(): Promise<void> {
+  async start(only?: readonly string[]): Promise<void> {
     if (this.loop) return;
     const boss = await this.open();
-    this.loop = this.work(boss);
+    this.loop = this.work(boss, only);
   }
 
   async stop(): Promise<void> {
@@ -101,11 +101,11 @@ export class PgBossJobQueue implements JobQueue {
     this.opening = null;
   }
 
-  private async work(boss: PgBoss): Promise<void> {
+  private async work(boss: PgBoss, only?: readonly string[]): Promise<void> {
     let first = 0; // which type is asked first rotates, so no type starves the others
     while (!this.stopping) {
       try {
-        const types = [...this.types.keys()];
+        const types = [...this.types.keys()].filter((type) => only === undefined || only.includes(type));
         for (let i = 0; i < types.length && !this.stopping; i++) {
           const free = this.options.concurrency - this.running.size;
           if (free <= 0) break;

@@ -52,8 +52,11 @@ export interface JobQueue {
   register<P>(type: string, handler: JobHandler<P>, policy?: Partial<JobPolicy>): void;
   /** Queues a job; false when its key is already taken. */
   send<P>(type: string, payload: P, options?: SendOptions): Promise<boolean>;
-  /** Starts this process's workers (a process that only sends never calls it). */
-  start(): Promise<void>;
+  /**
+   * Starts this process's workers (a process that only sends never calls it): for every
+   * registered type, or only `types` (a command that runs its own jobs and no one else's).
+   */
+  start(types?: readonly string[]): Promise<void>;
   /** Stops taking jobs; running ones finish (or, past the grace period, are released). */
   stop(): Promise<void>;
   /** Every job not completed (queued, waiting to retry, running) and the failed ones, oldest first. */

@@ -77,10 +77,10 @@ export class SqliteJobQueue implements JobQueue {
     return inserted;
   }
 
-  async start(): Promise<void> {
+  async start(types?: readonly string[]): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.loop = this.work();
+    this.loop = this.work(types);
   }
 
   async stop(): Promise<void> {
@@ -124,12 +124,12 @@ export class SqliteJobQueue implements JobQueue {
     }
   }
 
-  private async work(): Promise<void> {
+  private async work(types?: readonly string[]): Promise<void> {
     while (!this.stopping) {
       try {
         await this.maintain();
         while (!this.stopping && this.running.size < this.options.concurrency) {
-          const job = await this.claim();
+          const job = await this.claim(types);
           if (!job) break;
           const run = this.run(job).finally(() => {
             this.running.delete(run);

@@ -6,6 +6,10 @@ import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { runCrawl } from '../../src/cli/crawl.js';
+import { loadConfig } from '../../src/config.js';
+import { migrateToLatest } from '../../src/db/connection.js';
+import { silentLog } from '../../src/jobs/log.js';
+import { buildServices } from '../../src/services.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { type ProcessDatabase, processDatabase } from '../helpers/database.js';
 import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
@@ -102,6 +106,25 @@ describe('rankscope crawl', () => {
       const ids = doc.pages.map((p) => p.report_id).filter((id) => id !== null);
       assert.deepEqual(ids.sort(), reports.map((r) => r.id).sort());
     } finally {
+      await db.close();
+    }
+  });
+
+  test('it works its own crawl’s jobs alone: another job queued in the database stays queued', async () => {
+    const db = await database.open();
+    const services = buildServices({ config: loadConfig(env), database: db, log: silentLog, engineWorkers: false });
+    try {
+      await migrateToLatest(db);
+      assert.equal(await services.jobs.send('monitor.run', { monitorId: 1 }), true);
+      const run = capture();
+      assert.equal(await runCrawl([`${site.origin}/`, '--json'], run.io, { env }), 0);
+      const monitorJobs = (await services.jobs.list()).filter((job) => job.type === 'monitor.run');
+      assert.deepEqual(
+        monitorJobs.map((job) => [job.state, job.attempts]),
+        [['queued', 0]],
+      );
+    } finally {
+      await services.close();
       await db.close();
     }
   });
