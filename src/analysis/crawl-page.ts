@@ -28,6 +28,8 @@ export interface OriginResources {
 export interface CrawlFetchOptions extends AnalyzeOptions {
   /** Awaited before each request starts: the crawl's per-host gate (concurrency, Crawl-delay). */
   beforeRequest?: () => Promise<void>;
+  /** Called once each request has its answer (or failed): Crawl-delay also counts from there. */
+  afterRequest?: () => void;
   /** Called with robots.txt as soon as it is read, before the origin's other requests (its Crawl-delay paces them). */
   afterRobots?: (robots: RobotsFetch) => void;
   /**
@@ -48,7 +50,15 @@ export type CrawlAnswer =
   | { kind: 'other'; status: number; location: string | null; contentType: string | null }
   | { kind: 'failed'; reason: FetchFailureReason; message: string };
 
-const ready = async (options: CrawlFetchOptions) => options.beforeRequest?.();
+/** One request of a crawl, made when its gate says so; the gate hears when it is answered. */
+async function paced<T>(options: CrawlFetchOptions, request: () => Promise<T>): Promise<T> {
+  await options.beforeRequest?.();
+  try {
+    return await request();
+  } finally {
+    options.afterRequest?.();
+  }
+}
 
 function sessionFor(options: CrawlFetchOptions): FetchSession {
   return new FetchSession({
@@ -63,19 +73,15 @@ function sessionFor(options: CrawlFetchOptions): FetchSession {
 export async function fetchOriginResources(origin: string, options: CrawlFetchOptions = {}): Promise<OriginResources> {
   const session = sessionFor(options);
   try {
-    await ready(options);
-    const robots = await fetchRobots(session, origin);
+    const robots = await paced(options, () => fetchRobots(session, origin));
     options.afterRobots?.(robots);
-    await ready(options);
-    const notFound = await probeNotFound(session, origin);
-    await ready(options);
-    const favicon = await probeFavicon(session, origin);
+    const notFound = await paced(options, () => probeNotFound(session, origin));
+    const favicon = await paced(options, () => probeFavicon(session, origin));
     const listed =
       'error' in robots || robots.status < 200 || robots.status > 299 ? [] : robotsSitemapUrls(robots.body, robots.url);
     let sitemap: SitemapProbe = null;
     if (listed.length === 0) {
-      await ready(options);
-      sitemap = await probeSitemap(session, origin);
+      sitemap = await paced(options, () => probeSitemap(session, origin));
     }
     options.signal?.throwIfAborted();
     return { robots, notFound, favicon, sitemap };
@@ -93,8 +99,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
   const config = options.config ?? DEFAULT_CONFIG;
   const session = options.session ?? sessionFor(options);
   try {
-    await ready(options);
-    const answer = await fetchCrawlAnswer(session, new URL(url));
+    const answer = await paced(options, () => fetchCrawlAnswer(session, new URL(url)));
     if (!('html' in answer)) return { kind: 'other', ...answer };
     const parsed = await (options.engine ?? inProcessEngine).parse(answer.html, answer.finalUrl.href, options.account, true);
     const finalUrl = answer.finalUrl.href;
@@ -141,27 +146,28 @@ export async function fetchSitemapBytes(url: string, maxBytes: number, options: 
   const session = sessionFor(options);
   const { request } = session.config;
   try {
-    await ready(options);
-    return await session.withDeadline(request.timeoutMs, async (signal) => {
-      const final = await session.get(new URL(url), {
-        signal,
-        maxRedirects: request.sideMaxRedirects,
-        headers: { 'user-agent': request.userAgent, accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
-      });
-      const status = final.response.statusCode;
-      if (status < 200 || status > 299) {
-        await discardBody(final.response.body);
-        return { url, status, bytes: new Uint8Array() };
-      }
-      const codings = parseContentEncoding(final.response.headers['content-encoding']);
-      const { bytes } = await readBody(final.response.body, codings, {
-        maxBytes,
-        overflow: 'fail',
-        maxRatio: request.maxCompressionRatio,
-        ratioAfterBytes: request.ratioGuardAfterBytes,
-      });
-      return { url, status, bytes };
-    });
+    return await paced(options, () =>
+      session.withDeadline(request.timeoutMs, async (signal) => {
+        const final = await session.get(new URL(url), {
+          signal,
+          maxRedirects: request.sideMaxRedirects,
+          headers: { 'user-agent': request.userAgent, accept: '*/*', 'accept-encoding': ACCEPT_ENCODING },
+        });
+        const status = final.response.statusCode;
+        if (status < 200 || status > 299) {
+          await discardBody(final.response.body);
+          return { url, status, bytes: new Uint8Array() };
+        }
+        const codings = parseContentEncoding(final.response.headers['content-encoding']);
+        const { bytes } = await readBody(final.response.body, codings, {
+          maxBytes,
+          overflow: 'fail',
+          maxRatio: request.maxCompressionRatio,
+          ratioAfterBytes: request.ratioGuardAfterBytes,
+        });
+        return { url, status, bytes };
+      }),
+    );
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     return { url, error: error instanceof Error ? error.message : String(error) };

@@ -91,7 +91,7 @@ export interface CrawlServiceDeps {
   log: JobLog;
   settings: CrawlSettings;
   /** The analyser's options (config, resolver, guard hooks, engine). */
-  analysis: Omit<CrawlFetchOptions, 'signal' | 'account' | 'beforeRequest'> & { config: AnalysisConfig };
+  analysis: Omit<CrawlFetchOptions, 'signal' | 'account' | 'beforeRequest' | 'afterRequest'> & { config: AnalysisConfig };
   /** The address check a start URL passes before anything is queued (the analyser's guard). */
   guard: TargetGuard;
   /** JOB_LEASE_SECONDS in ms: a slot hands over after half of it; a page's lease is one. */
@@ -483,7 +483,13 @@ export class CrawlService {
   // ---- helpers ----
 
   private fetchOptions(crawl: CrawlRow, signal: AbortSignal, pacer: Pacer): CrawlFetchOptions {
-    return { ...this.deps.analysis, signal, account: crawl.user_id, beforeRequest: () => pacer.turn(signal) };
+    return {
+      ...this.deps.analysis,
+      signal,
+      account: crawl.user_id,
+      beforeRequest: () => pacer.turn(signal),
+      afterRequest: () => pacer.answered(),
+    };
   }
 
   /** Runs `work` with a signal that the job's own and a cancel of this crawl both abort. */

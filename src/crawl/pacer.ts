@@ -1,6 +1,9 @@
-// Crawl-delay: each request starts at least `delayMs` after the previous one started. Under a
-// delay a crawl has one worker (one request at a time), so the pacer of that worker is the
-// host's; a worker handing over to its next job passes `nextAt` on (the job's start time).
+// Crawl-delay: each request starts at least `delayMs` after the previous one started and after
+// its answer came. Counting from the answer too is what keeps the site's view polite: a request
+// that opens a connection reaches the site later than it started, so two starts 1 s apart can
+// arrive less than 1 s apart; an answer always comes after its request arrived. Under a delay a
+// crawl has one worker (one request at a time), so the pacer of that worker is the host's; a
+// worker handing over to its next job passes `nextAt` on (the job's start time).
 export class Pacer {
   constructor(
     private delayMs: number,
@@ -11,10 +14,15 @@ export class Pacer {
   /** When the last request started (ms since the epoch); null before the first. */
   private lastStart: number | null = null;
 
-  /** A delay learnt mid-way (from robots.txt) also holds back the request after the last one. */
+  /** A delay learnt mid-way (from robots.txt, once answered) also holds back the request after the last one. */
   setDelay(ms: number): void {
     this.delayMs = ms;
-    if (this.lastStart !== null) this.nextAt = Math.max(this.nextAt, this.lastStart + ms);
+    if (this.lastStart !== null) this.nextAt = Math.max(this.nextAt, this.now() + ms);
+  }
+
+  /** The last request has its answer (or failed): the next one waits the delay from now too. */
+  answered(): void {
+    if (this.delayMs > 0) this.nextAt = Math.max(this.nextAt, this.now() + this.delayMs);
   }
 
   /** When the next request may start (ms since the epoch). */
