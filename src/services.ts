@@ -13,6 +13,7 @@ import { MonitorsRepository } from './db/monitors-repository.js';
 import { ReportHistoryRepository } from './db/report-history-repository.js';
 import { ReportsRepository } from './db/reports-repository.js';
 import { UsersRepository } from './db/users-repository.js';
+import { SessionsRepository } from './db/sessions-repository.js';
 import { WebhookDeliveriesRepository } from './db/webhook-deliveries-repository.js';
 import { WebhooksRepository } from './db/webhooks-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
@@ -43,6 +44,7 @@ export interface Repositories {
   monitors: MonitorsRepository;
   history: ReportHistoryRepository;
   crawls: CrawlsRepository;
+  sessions: SessionsRepository;
 }
 
 export interface ServiceOptions {
@@ -111,6 +113,7 @@ export function buildServices({
     monitors: new MonitorsRepository(database.db, clock),
     history: new ReportHistoryRepository(database.db),
     crawls: new CrawlsRepository(database.db, database.engine, clock),
+    sessions: new SessionsRepository(database.db),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
     perAccountLimit: config.analysisConcurrencyPerAccount,

@@ -1,7 +1,9 @@
 // Accounts and their API keys, for the CLI and the first start.
 import type { UsersRepository, User } from '../db/users-repository.js';
 import { isUniqueViolation } from '../db/errors.js';
+import type { SessionsRepository } from '../db/sessions-repository.js';
 import { generateApiKey, hashApiKey } from './api-keys.js';
+import { hashPassword } from './passwords.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -33,15 +35,43 @@ export async function rotateKey(users: UsersRepository, email: string): Promise<
   return key;
 }
 
+/** Issues a new key for an account by id (the dashboard); the old one stops working at once. */
+export async function issueKey(users: UsersRepository, userId: number): Promise<string> {
+  const key = generateApiKey();
+  if (!(await users.rotateKeyById(userId, hashApiKey(key)))) throw new AccountError(`no account ${userId}`);
+  return key;
+}
+
+/** Sets an account's dashboard password (rules checked by the caller) and ends its sessions. */
+export async function setPassword(
+  users: UsersRepository,
+  sessions: SessionsRepository,
+  email: string,
+  password: string,
+): Promise<void> {
+  const normalized = normalizeEmail(email);
+  const user = await users.findByEmail(normalized);
+  if (!user) throw new AccountError(`no account for ${normalized}`);
+  await users.setPasswordHash(user.id, await hashPassword(password));
+  await sessions.deleteForUser(user.id);
+}
+
 /**
- * On an empty database, creates the first account and returns its key (null otherwise). Several
- * instances starting together on one PostgreSQL: the unique e-mail lets only one of them win.
+ * On an empty database, creates the first account with a generated dashboard password and
+ * returns its key and password (null otherwise). Several instances starting together on one
+ * PostgreSQL: the unique e-mail lets only one of them win.
  */
-export async function ensureFirstAccount(users: UsersRepository, email: string): Promise<{ email: string; key: string } | null> {
+export async function ensureFirstAccount(
+  users: UsersRepository,
+  email: string,
+  generatePassword: () => string,
+): Promise<{ email: string; key: string; password: string } | null> {
   if ((await users.count()) > 0) return null;
   try {
     const { user, key } = await createAccount(users, email);
-    return { email: user.email, key };
+    const password = generatePassword();
+    await users.setPasswordHash(user.id, await hashPassword(password));
+    return { email: user.email, key, password };
   } catch (error) {
     if (error instanceof AccountError) return null;
     throw error;

@@ -17,6 +17,10 @@ import { EventWriter } from '../tracking/event-writer.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { trackerScriptRoute } from '../tracking/script-route.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
+import { dashboardRoutes } from '../dashboard/routes.js';
+import { DashboardApi } from '../dashboard/api-client.js';
+import { SessionService } from '../accounts/sessions.js';
+import { InternalCredential } from './internal-caller.js';
 import { securityHeadersFor } from '../web/security-headers.js';
 import { authenticate } from './auth.js';
 import { registerDocs } from './docs.js';
@@ -266,6 +270,20 @@ export async function buildApp({
     });
   });
 
+  // The dashboard: a client of the API below, in process (dashboard/api-client.ts).
+  const internal = new InternalCredential();
+  await app.register(async (scope) =>
+    dashboardRoutes(scope, {
+      api: new DashboardApi(app, internal),
+      sessions: new SessionService({ users: repos.users, sessions: repos.sessions, counter, clock }),
+      users: repos.users,
+      clock,
+      config: config.analysis,
+      stats,
+      cookieSecret,
+    }),
+  );
+
   // Collection is open to any origin and has its own body parsers and limits (no API key).
   await app.register(eventRoute, { collector, counter, eventsPerSecond: config.analytics.eventsPerSecond });
   await app.register(trackerScriptRoute);
@@ -274,7 +292,7 @@ export async function buildApp({
     async (scope) => {
       const api = scope.withTypeProvider<ApiTypeProvider>();
       api.decorateRequest('user', null);
-      api.addHook('onRequest', authenticate(repos.users));
+      api.addHook('onRequest', authenticate(repos.users, internal));
       if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
       useLaravelValidation(api);
       websitesRoutes(api, repos.websites);

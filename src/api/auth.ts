@@ -4,10 +4,20 @@ import type { FastifyRequest } from 'fastify';
 import { bearerToken, hashApiKey, hashesMatch } from '../accounts/api-keys.js';
 import type { UsersRepository, User } from '../db/users-repository.js';
 import { unauthenticated } from './errors.js';
+import { InternalCredential } from './internal-caller.js';
 
-export function authenticate(users: UsersRepository) {
+export function authenticate(users: UsersRepository, internal: InternalCredential) {
   return async function requireApiKey(request: FastifyRequest): Promise<void> {
-    const token = bearerToken(request.headers.authorization);
+    const header = request.headers.authorization;
+    if (InternalCredential.claims(header)) {
+      // A dashboard page calling in process (internal-caller.ts); from outside, a plain 401.
+      const id = internal.userId(header!);
+      const user = id === null ? undefined : await users.findById(id);
+      if (!user) throw unauthenticated();
+      request.user = user;
+      return;
+    }
+    const token = bearerToken(header);
     if (token === null || token.length > 200) throw unauthenticated();
     const hash = hashApiKey(token);
     const user = await users.findByKeyHash(hash);

@@ -1,9 +1,11 @@
 // `serve`, `migrate`, `users create`, `keys rotate`, `jobs`: the commands that need the database.
-import type { CliIo } from './io.js';
+import { readStdin, type CliIo } from './io.js';
 import { loadConfig, type AppConfig } from '../config.js';
 import { withDatabase } from './database.js';
 import { UsersRepository } from '../db/users-repository.js';
-import { AccountError, createAccount, rotateKey } from '../accounts/accounts.js';
+import { SessionsRepository } from '../db/sessions-repository.js';
+import { AccountError, createAccount, rotateKey, setPassword } from '../accounts/accounts.js';
+import { passwordProblem } from '../accounts/sessions.js';
 
 export async function runAdmin(command: string, args: string[], io: CliIo): Promise<number> {
   let config: AppConfig;
@@ -24,6 +26,18 @@ export async function runAdmin(command: string, args: string[], io: CliIo): Prom
         if (!args[1]) throw new AccountError('usage: rankscope users create <email>');
         const { user, key } = await withDatabase(config, (db) => createAccount(new UsersRepository(db.db), args[1]));
         io.stdout.write(`Created account ${user.email} (id ${user.id}). Its API key, shown only this once:\n${key}\n`);
+        return 0;
+      }
+      case 'users password': {
+        if (!args[1]) throw new AccountError('usage: rankscope users password <email>   (the password on standard input)');
+        // One line from standard input (a terminal or a pipe), never an argument: arguments show in `ps`.
+        const password = (await readStdin(io)).replace(/\r?\n$/, '');
+        const problem = passwordProblem(password);
+        if (problem) throw new AccountError(problem);
+        await withDatabase(config, (db) =>
+          setPassword(new UsersRepository(db.db), new SessionsRepository(db.db), args[1], password),
+        );
+        io.stdout.write(`Set the dashboard password of ${args[1].trim().toLowerCase()}; its sessions were signed out.\n`);
         return 0;
       }
       case 'keys rotate': {

@@ -10,6 +10,7 @@ Commands:
   serve                      start the API server (runs migrations first)
   migrate                    apply pending database migrations
   users create <email>       create an account; prints its API key on the last line
+  users password <email>     set an account's dashboard password, read from standard input
   keys rotate <email>        issue a new API key for an account; the old one stops working
   jobs                       list the jobs queued, waiting to retry, running or failed
   analyze <url…> [--json] [--concurrency N]
@@ -21,7 +22,7 @@ Commands:
   mail digest [--website ID] send the digest of the last complete period now
 `;
 
-const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr };
+const stdio: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
 
 export async function main(argv: string[], io: CliIo = stdio): Promise<number> {
   const [command, ...rest] = argv;

@@ -4,16 +4,18 @@ import type { AppConfig } from '../config.js';
 import { migrateToLatest, openDatabase, refreshStatistics } from '../db/connection.js';
 import { UsersRepository } from '../db/users-repository.js';
 import { ensureFirstAccount } from '../accounts/accounts.js';
+import { generatePassword } from '../accounts/sessions.js';
 import { buildApp } from '../api/app.js';
 
 export async function serve(config: AppConfig, io: CliIo): Promise<number> {
   const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
   await migrateToLatest(database);
-  const first = await ensureFirstAccount(new UsersRepository(database.db), config.adminEmail);
+  const first = await ensureFirstAccount(new UsersRepository(database.db), config.adminEmail, generatePassword);
   if (first) {
     io.stdout.write(
       `Created the first account, ${first.email}. Its API key, shown only this once:\n${first.key}\n` +
-        `(more accounts: npx rankscope users create <email>)\n`,
+        `Its dashboard password (sign in at /login; change it under Account), shown only this once:\n${first.password}\n` +
+        `(more accounts: npx rankscope users create <email>; a password: npx rankscope users password <email>)\n`,
     );
   }
 

@@ -12,8 +12,21 @@ export interface UsersTable {
   email: string;
   /** SHA-256 (hex) of the API key; the key itself is never stored. */
   api_key_hash: string;
+  /** argon2id hash of the dashboard password; null until one is set. */
+  password_hash: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A dashboard session (the cookie holds the id; the table its SHA-256). */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  /** Every form of the session carries it. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
 }
 
 /** A yes/no setting, stored as 0 or 1 (the API's integer toggles). */
@@ -127,6 +140,7 @@ export interface Database {
   crawl_pages: CrawlPagesTable;
   crawl_sitemap_urls: CrawlSitemapUrlsTable;
   crawl_issues: CrawlIssuesTable;
+  sessions: SessionsTable;
 }
 
 /** The embedded engine's job queue (times in ms since the epoch). */

@@ -20,6 +20,10 @@ export class UsersRepository {
     return (await this.byKeyHash(keyHash))[0];
   }
 
+  findById(id: number): Promise<User | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   findByEmail(email: string): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
@@ -40,6 +44,26 @@ export class UsersRepository {
       .values({ email, api_key_hash: keyHash, created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Sets the dashboard password's hash; false when there is no such account. */
+  async setPasswordHash(id: number, passwordHash: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: nowTimestamp(this.clock) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Replaces the key hash of an account by id (the dashboard's rotation). */
+  async rotateKeyById(id: number, keyHash: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ api_key_hash: keyHash, updated_at: nowTimestamp(this.clock) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Replaces the key hash; false when there is no such account. */

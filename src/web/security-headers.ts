@@ -6,10 +6,22 @@ export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 export const DOCS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** The dashboard: the pages' policy plus this origin's one script (live progress). */
+export const APP_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+const isApp = (path: string) => path === '/app' || path.startsWith('/app/');
+
 export function securityHeaders(path: string): Record<string, string> {
-  const csp = path === '/docs' || path.startsWith('/docs/') ? DOCS_CSP : path.startsWith('/api/') ? API_CSP : PAGE_CSP;
+  const csp =
+    path === '/docs' || path.startsWith('/docs/')
+      ? DOCS_CSP
+      : path.startsWith('/api/')
+        ? API_CSP
+        : isApp(path)
+          ? APP_CSP
+          : PAGE_CSP;
   return {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
@@ -25,8 +37,15 @@ export function securityHeaders(path: string): Record<string, string> {
 const PAGE_HEADERS = Object.freeze(securityHeaders('/'));
 const DOCS_HEADERS = Object.freeze(securityHeaders('/docs'));
 const API_HEADERS = Object.freeze(securityHeaders('/api/'));
+const APP_HEADERS = Object.freeze(securityHeaders('/app'));
 
 /** securityHeaders(path), as one shared frozen object per kind of path (built once, not per request). */
 export function securityHeadersFor(path: string): Readonly<Record<string, string>> {
-  return path === '/docs' || path.startsWith('/docs/') ? DOCS_HEADERS : path.startsWith('/api/') ? API_HEADERS : PAGE_HEADERS;
+  return path === '/docs' || path.startsWith('/docs/')
+    ? DOCS_HEADERS
+    : path.startsWith('/api/')
+      ? API_HEADERS
+      : isApp(path)
+        ? APP_HEADERS
+        : PAGE_HEADERS;
 }

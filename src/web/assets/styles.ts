@@ -2,6 +2,8 @@
 // CSP without inline styles, so every visual rule lives here. Colours are chosen for WCAG AA
 // (4.5:1) text contrast in both schemes: band colours on white and on their tinted badges.
 
+import { APP_STYLES } from './app-styles.js';
+
 export const STYLESHEET = `
 :root {
   color-scheme: light dark;
@@ -342,4 +344,4 @@ polyline.chart-visitors { stroke-dasharray: 6 4; }
 @media print {
   details::details-content { content-visibility: visible; display: contents; }
 }
-`;
+${APP_STYLES}`;

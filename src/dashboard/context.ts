@@ -1,0 +1,126 @@
+// What a dashboard page handler works with: the signed-in account, its CSRF token, the API
+// (in process), and the replies every page gives (a page, a redirect with a notice).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, SESSION_IDLE_MS } from '../accounts/sessions.js';
+import type { User } from '../db/users-repository.js';
+import type { HtmlValue } from '../web/render/html.js';
+import type { ApiAnswer, ApiJson, DashboardApi } from './api-client.js';
+import { renderAppDocument, type Section } from './render/layout.js';
+
+export const FLASH_COOKIE = 'rankscope_flash';
+
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (contract). */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, id: string): void {
+  reply.setCookie(SESSION_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: Math.floor(SESSION_IDLE_MS / 1000),
+  });
+}
+
+export interface SignedIn {
+  user: User;
+  csrf: string;
+  /** The session's id hash (password change keeps none; sign-out ends this one). */
+  idHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    signedIn: SignedIn | null;
+  }
+}
+
+/** The signed-in account of a request under /app (the session hook guarantees one). */
+export function signedIn(request: FastifyRequest): SignedIn {
+  if (!request.signedIn) throw new Error('dashboard route without a session');
+  return request.signedIn;
+}
+
+export function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body);
+}
+
+/** Sends a dashboard page (with the notice of the step before, if any, which it then clears). */
+export function sendAppPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { section: Section; title: string; status?: number; script?: boolean },
+  main: HtmlValue,
+): FastifyReply {
+  const who = signedIn(request);
+  const notice = readNotice(request, reply);
+  return sendHtml(
+    reply,
+    page.status ?? 200,
+    renderAppDocument(
+      {
+        title: page.title,
+        script: page.script,
+        notice,
+        account: { email: who.user.email, csrf: who.csrf, section: page.section },
+      },
+      main,
+    ),
+  );
+}
+
+/** A 303 to `path` with a notice shown once on the next page. */
+export function redirectWithNotice(reply: FastifyReply, path: string, text: string, bad = false): FastifyReply {
+  reply.setCookie(FLASH_COOKIE, `${bad ? '!' : ''}${text}`, {
+    path: '/app',
+    httpOnly: true,
+    sameSite: 'lax',
+    signed: true,
+    maxAge: 60,
+  });
+  return reply.redirect(path, 303);
+}
+
+function readNotice(request: FastifyRequest, reply: FastifyReply): { text: string; bad: boolean } | null {
+  const raw = request.cookies[FLASH_COOKIE];
+  if (!raw) return null;
+  reply.clearCookie(FLASH_COOKIE, { path: '/app' });
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return null;
+  const bad = unsigned.value.startsWith('!');
+  return { text: (bad ? unsigned.value.slice(1) : unsigned.value).slice(0, 300), bad };
+}
+
+/** The API, as the signed-in account. */
+export function apiFor(request: FastifyRequest, api: DashboardApi) {
+  const { user } = signedIn(request);
+  return {
+    get: <T = ApiJson>(path: string, query?: Record<string, string | number | undefined | null>): Promise<ApiAnswer<T>> =>
+      api.call<T>(user.id, 'GET', path, { query }),
+    post: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
+      api.call<T>(user.id, 'POST', path, { body }),
+    put: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
+      api.call<T>(user.id, 'PUT', path, { body }),
+    delete: <T = ApiJson>(path: string): Promise<ApiAnswer<T>> => api.call<T>(user.id, 'DELETE', path),
+  };
+}
+
+/** A form body's fields as the API takes them (the CSRF token removed; only strings and lists of strings). */
+export function formFields(request: FastifyRequest): Record<string, string | string[]> {
+  const body = request.body;
+  const out: Record<string, string | string[]> = {};
+  if (!body || typeof body !== 'object') return out;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (key === '_token') continue;
+    if (typeof value === 'string') out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return out;
+}
+
+/** A query string's string fields (pages validate nothing themselves: the API does). */
+export function queryFields(request: FastifyRequest): Record<string, string> {
+  const query = request.query;
+  const out: Record<string, string> = {};
+  if (!query || typeof query !== 'object') return out;
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) if (typeof value === 'string') out[key] = value;
+  return out;
+}

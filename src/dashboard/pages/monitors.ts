@@ -1,0 +1,4 @@
+// The monitors pages (being built).
+import type { PageModule } from '../deps.js';
+
+export const monitorsPages: PageModule = () => {};
