@@ -1,5 +1,7 @@
 // bench/lighthouse: Lighthouse's accessibility, best-practices and SEO scores of a public report
-// page (and a website page, with two weeks of traffic), served on 127.0.0.1. Lighthouse is fetched by npx on first use; it
+// page (and a website page, with two weeks of traffic), and of the dashboard's sign-in page,
+// reports list, report detail and website stats page (signed in: the session cookie is sent
+// as an extra header), served on 127.0.0.1. Lighthouse is fetched by npx on first use; it
 // drives Debian's chromium (CHROME_PATH).
 //
 //   npm run bench -- lighthouse
@@ -14,6 +16,7 @@ import { migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
+import { hashPassword } from '../src/accounts/passwords.js';
 import { seedReport } from '../test/helpers/seed.js';
 import { AnalyticsRepository } from '../src/db/analytics-repository.js';
 import { systemClock } from '../src/time.js';
@@ -25,6 +28,8 @@ const dir = mkdtempSync(join(tmpdir(), 'rankscope-lh-'));
 const database = await openDatabase(`sqlite:${join(dir, 'lh.db')}`);
 await migrateToLatest(database);
 const { user } = await createAccount(new UsersRepository(database.db), 'lighthouse@example.com');
+const PASSWORD = 'lighthouse password';
+await new UsersRepository(database.db).setPasswordHash(user.id, await hashPassword(PASSWORD));
 const report = await seedReport(database, user.id, { privacy: 0 });
 for (const [i, result] of [48, 63, 77, 85].entries()) {
   await seedReport(database, user.id, {
@@ -79,13 +84,26 @@ const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT_
 await app.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
+const signedIn = await fetch(`${base}/login`, {
+  method: 'POST',
+  redirect: 'manual',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ email: user.email, password: PASSWORD }).toString(),
+});
+const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0];
+if (signedIn.status !== 303 || !cookie.startsWith('rankscope_session=')) throw new Error(`sign-in answered ${signedIn.status}`);
+
 const rows: string[] = [];
 try {
-  for (const [name, path] of [
-    ['report page', `/reports/${report.id}`],
-    ['website page', `/websites/${website.id}`],
-  ]) {
-    const out = join(dir, `${name.replace(' ', '-')}.json`);
+  for (const [name, path, session] of [
+    ['report page', `/reports/${report.id}`, false],
+    ['website page', `/websites/${website.id}`, false],
+    ['dashboard: sign-in', '/login', false],
+    ['dashboard: reports list', '/app/reports', true],
+    ['dashboard: report detail', `/app/reports/${report.id}`, true],
+    ['dashboard: website stats', `/app/websites/${website.id}/stats`, true],
+  ] as const) {
+    const out = join(dir, `${name.replace(/[^a-z]+/g, '-')}.json`);
     // async: the server answering Lighthouse lives in this very process
     await promisify(execFile)(
       'npx',
@@ -97,6 +115,7 @@ try {
         '--output=json',
         `--output-path=${out}`,
         '--only-categories=performance,accessibility,best-practices,seo',
+        ...(session ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
         '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
       ],
       { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },

@@ -95,6 +95,8 @@ export class SessionService {
   async open(userId: number): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const now = this.stamp();
+    // Sign-ins are rare: each one clears the sessions that have expired, so the table stays small.
+    await this.deps.sessions.deleteExpired(now);
     await this.deps.sessions.create({
       id_hash: hashSessionId(id),
       user_id: userId,

@@ -76,6 +76,69 @@ describe('rankscope serve and the admin CLI', () => {
     }
   });
 
+  test('the first start printed a dashboard password that signs in; `users password` sets one from standard input and ends the sessions', async () => {
+    // The first test's server printed it; a fresh database shows the whole path.
+    const fresh = freshDatabase();
+    try {
+      if (fresh.env.TEST_PG_SCHEMA) {
+        const pg = await import('pg');
+        const client = new pg.default.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await client.connect();
+        await client.query(`create schema ${fresh.env.TEST_PG_SCHEMA}`);
+        await client.end();
+      }
+      const env = { ...fresh.env, LOG_LEVEL: 'warn', ADMIN_EMAIL: 'owner@example.com' };
+      const server = await startServer(env);
+      const base = `http://127.0.0.1:${server.port}`;
+      const signIn = (password: string) =>
+        fetch(`${base}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: 'owner@example.com', password }).toString(),
+        });
+      let cookie: string;
+      try {
+        const password = /dashboard password[^\n]*shown only this once:\n(\S+)\n/.exec(server.output())?.[1];
+        assert.ok(password, `a password is printed:\n${server.output()}`);
+        assert.ok(password.length >= 20);
+        const res = await signIn(password);
+        assert.equal(res.status, 303);
+        cookie = res.headers.get('set-cookie')!.split(';')[0];
+        assert.equal((await fetch(`${base}/app/account`, { redirect: 'manual', headers: { cookie } })).status, 200);
+      } finally {
+        await server.stop();
+      }
+
+      const short = await runCli(['users', 'password', 'owner@example.com'], env, { stdin: 'short\n' });
+      assert.equal(short.code, 1);
+      assert.match(short.stderr, /at least 8 characters/);
+      const unknown = await runCli(['users', 'password', 'nobody@example.com'], env, { stdin: 'long enough pw\n' });
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /no account for nobody@example\.com/);
+      const set = await runCli(['users', 'password', 'Owner@Example.com'], env, { stdin: 'a new long password\n' });
+      assert.equal(set.code, 0, set.stderr);
+      assert.ok(!set.stdout.includes('a new long password'), 'the password is never echoed');
+
+      const again = await startServer(env);
+      try {
+        const url = `http://127.0.0.1:${again.port}`;
+        assert.equal((await fetch(`${url}/app/account`, { redirect: 'manual', headers: { cookie } })).status, 303, 'the old session ended');
+        const res = await fetch(`${url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: 'owner@example.com', password: 'a new long password' }).toString(),
+        });
+        assert.equal(res.status, 303);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
   test('users create prints the key alone on the last line; keys rotate replaces it', async () => {
     const created = await runCli(['users', 'create', 'Cli.User@Example.com'], db.env);
     assert.equal(created.code, 0, created.stderr);

@@ -16,10 +16,11 @@ export interface Finished {
 export function runCommand(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+    child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -29,8 +30,12 @@ export function runCommand(
   });
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}, { compiled = false } = {}): Promise<Finished> {
-  return runCommand(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env } });
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  { compiled = false, stdin }: { compiled?: boolean; stdin?: string } = {},
+): Promise<Finished> {
+  return runCommand(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env }, stdin });
 }
 
 export async function freePort(): Promise<number> {
