@@ -234,6 +234,21 @@ describe('dashboard: reports and projects', () => {
     assert.match(page.body, /Analysis re-run: the page scored \d+ out of 100\./);
     assert.match(page.body, /<svg viewBox="0 0 640 240" role="img" aria-labelledby="chart-title chart-desc">/);
     assert.match(page.body, /2 analyses/);
+
+    // The page is gone: the re-run fails with the API's reason, and the report stays as it was.
+    const before = (await apiReport(reportId)).json().data;
+    site.set('/good.html', (_req, reply) => {
+      reply.writeHead(500, { 'content-type': 'text/html' });
+      reply.end('down');
+    });
+    const failed = await client.post(`/app/reports/${reportId}/rerun`);
+    site.set('/good.html', goodPage());
+    assert.equal(failed.statusCode, 303);
+    assert.equal(failed.headers.location, `/app/reports/${reportId}`);
+    const after = await client.get(`/app/reports/${reportId}`);
+    assert.match(after.body, /<p class="flash bad" role="status">The analysis was not re-run: [^<]+<\/p>/);
+    assert.equal((await apiHistory(reportId)).json().meta.total, 2);
+    assert.deepEqual((await apiReport(reportId)).json().data, before);
   });
 
   test("another account's report: 404 on GET and every POST, and nothing changes", async () => {
