@@ -51,7 +51,10 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(-
 :focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
 
 /* reports and projects pages */
-
+.reports-table .url-cell { font-weight: 400; min-width: 14rem; overflow-wrap: anywhere; }
+.score-band { white-space: nowrap; }
+.report-meta .actions { margin-top: 0.75rem; }
+.url-title { overflow-wrap: anywhere; }
 
 /* (end of reports) */
 

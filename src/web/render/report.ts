@@ -61,7 +61,7 @@ function historyRows(history: readonly HistoryPoint[]): HistoryRow[] {
 }
 
 /** The score over time: the chart, a sentence, and the numbers as a table (charts are images to screen readers). */
-function renderHistory(history: readonly HistoryPoint[], config: AnalysisConfig): SafeHtml | '' {
+export function renderHistory(history: readonly HistoryPoint[], config: AnalysisConfig): SafeHtml | '' {
   const rows = historyRows(history);
   if (rows.length < 2) return '';
   const points: ChartPoint[] = rows.map((r) => ({
@@ -143,36 +143,17 @@ ${value ?? ''}
 `;
 }
 
-/** The report's share page as a complete HTML document. */
-export function renderReportPage(report: ShareReport, options: ReportPageOptions = {}): string {
-  const config = options.config ?? DEFAULT_CONFIG;
-  const url = typeof report.url === 'string' ? report.url : '';
+/** The score card: the gauge, the band in words, and checks passed by importance. */
+export function renderScoreCard(
+  report: Pick<ShareReport, 'result' | 'results'>,
+  config: AnalysisConfig = DEFAULT_CONFIG,
+): SafeHtml {
   const score = normaliseScore(report.result);
   const band = bandOf(score ?? 0, config.bands);
-  const generated = parseTimestamp(report.generated_at);
   const entries = entriesOf(report.results);
   const passedCount = entries.filter((e) => e.passed).length;
-  const byImportance = IMPORTANCES.map((importance) => {
-    const list = entries.filter((e) => e.importance === importance);
-    // Failures first: they are what the reader came for.
-    return {
-      importance,
-      list: [...list.filter((e) => !e.passed), ...list.filter((e) => e.passed)],
-      passed: list.filter((e) => e.passed).length,
-    };
-  }).filter((g) => g.list.length > 0);
-  const href = safeHref(url);
-  const shortUrl = truncate(url, 120);
-  const scoreText = score === null ? 'no score' : `score ${score}/100 (${BAND_WORDS[band].toLowerCase()})`;
-
-  const main = html`<section class="card" aria-labelledby="page-title">
-<p class="eyebrow">SEO report</p>
-<h1 id="page-title">${truncate(url, 300) || 'Unknown page'}</h1>
-<p class="page-meta">${generated === null ? 'Generated at an unknown date' : html`Generated <time datetime="${isoDateTime(generated)}">${formatDateTime(generated)}</time>`}${
-    href ? html` · <a href="${href}" rel="nofollow noopener noreferrer" class="url">Open the analysed page</a>` : ''
-  }</p>
-</section>
-<section class="card score-card band-${band}" aria-labelledby="score-title">
+  const byImportance = groupsOf(entries);
+  return html`<section class="card score-card band-${band}" aria-labelledby="score-title">
 ${renderGauge(score, band)}
 <div class="score-summary">
 <h2 id="score-title">Overall score</h2>
@@ -184,16 +165,58 @@ ${renderGauge(score, band)}
 <tbody>${byImportance.map((g) => html`<tr><th scope="row">${g.importance[0].toUpperCase() + g.importance.slice(1)}</th><td>${g.passed}</td><td>${g.list.length - g.passed}</td></tr>`)}</tbody>
 </table>
 </div>
-</section>
-${renderHistory(options.history ?? [], config)}
-${entries.length === 0 ? html`<section class="card empty"><h2>No checks</h2><p>This report holds no check results.</p></section>` : ''}
-${byImportance.map(
+</section>`;
+}
+
+function groupsOf(entries: Entry[]) {
+  return IMPORTANCES.map((importance) => {
+    const list = entries.filter((e) => e.importance === importance);
+    // Failures first: they are what the reader came for.
+    return {
+      importance,
+      list: [...list.filter((e) => !e.passed), ...list.filter((e) => e.passed)],
+      passed: list.filter((e) => e.passed).length,
+    };
+  }).filter((g) => g.list.length > 0);
+}
+
+/** Every check, grouped by importance (failures first), with what was found, how to fix it, and its value. */
+export function renderChecks(report: Pick<ShareReport, 'url' | 'results'>, config: AnalysisConfig = DEFAULT_CONFIG): SafeHtml {
+  const url = typeof report.url === 'string' ? report.url : '';
+  const entries = entriesOf(report.results);
+  return html`${entries.length === 0 ? html`<section class="card empty"><h2>No checks</h2><p>This report holds no check results.</p></section>` : ''}
+${groupsOf(entries).map(
   (g) => html`<section aria-labelledby="importance-${g.importance}">
 <div class="section-head"><h2 id="importance-${g.importance}">${IMPORTANCE_TITLES[g.importance]}</h2><p>${g.passed} of ${g.list.length} passed</p></div>
 ${g.list.map((e) => renderCheck(e, entries.indexOf(e), url, config))}
 </section>
 `,
 )}`;
+}
+
+/** The report's share page as a complete HTML document. */
+export function renderReportPage(report: ShareReport, options: ReportPageOptions = {}): string {
+  const config = options.config ?? DEFAULT_CONFIG;
+  const url = typeof report.url === 'string' ? report.url : '';
+  const score = normaliseScore(report.result);
+  const band = bandOf(score ?? 0, config.bands);
+  const generated = parseTimestamp(report.generated_at);
+  const entries = entriesOf(report.results);
+  const passedCount = entries.filter((e) => e.passed).length;
+  const href = safeHref(url);
+  const shortUrl = truncate(url, 120);
+  const scoreText = score === null ? 'no score' : `score ${score}/100 (${BAND_WORDS[band].toLowerCase()})`;
+
+  const main = html`<section class="card" aria-labelledby="page-title">
+<p class="eyebrow">SEO report</p>
+<h1 id="page-title">${truncate(url, 300) || 'Unknown page'}</h1>
+<p class="page-meta">${generated === null ? 'Generated at an unknown date' : html`Generated <time datetime="${isoDateTime(generated)}">${formatDateTime(generated)}</time>`}${
+    href ? html` · <a href="${href}" rel="nofollow noopener noreferrer" class="url">Open the analysed page</a>` : ''
+  }</p>
+</section>
+${renderScoreCard(report, config)}
+${renderHistory(options.history ?? [], config)}
+${renderChecks(report, config)}`;
 
   return renderDocument(
     {
