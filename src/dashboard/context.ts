@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_IDLE_MS } from '../accounts/sessions.js';
 import type { User } from '../db/users-repository.js';
-import type { HtmlValue } from '../web/render/html.js';
+import { html, type HtmlValue } from '../web/render/html.js';
 import type { ApiAnswer, ApiJson, DashboardApi } from './api-client.js';
 import { renderAppDocument, type Section } from './render/layout.js';
 
@@ -123,4 +123,19 @@ export function queryFields(request: FastifyRequest): Record<string, string> {
   if (!query || typeof query !== 'object') return out;
   for (const [key, value] of Object.entries(query as Record<string, unknown>)) if (typeof value === 'string') out[key] = value;
   return out;
+}
+
+/** The dashboard's 404: an id of another account answers this too. */
+export function notFoundAppPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const who = signedIn(request);
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Not found</h1>
+<p>There is nothing here, or it belongs to another account.</p>
+<p><a href="/app/reports">Back to your reports</a></p>
+</section>`;
+  return sendHtml(
+    reply,
+    404,
+    renderAppDocument({ title: 'Not found', account: { email: who.user.email, csrf: who.csrf, section: 'reports' } }, main),
+  );
 }

@@ -9,7 +9,7 @@ import { csrfMatches, SESSION_COOKIE } from '../accounts/sessions.js';
 import { isSameOriginPost } from '../web/same-origin.js';
 import { html } from '../web/render/html.js';
 import type { DashboardDeps, PageModule } from './deps.js';
-import { sendHtml, setSessionCookie, signedIn } from './context.js';
+import { notFoundAppPage, sendHtml, setSessionCookie } from './context.js';
 import { APP_SCRIPT, APP_SCRIPT_TAG } from './assets/app-script.js';
 import { APP_SCRIPT_PATH, renderAppDocument } from './render/layout.js';
 import { renderSignInPage } from './sign-in-page.js';
@@ -166,20 +166,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
       });
     },
     { prefix: '/app' },
-  );
-}
-
-/** The dashboard's 404: an id of another account answers this too. */
-export function notFoundAppPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const who = signedIn(request);
-  const main = html`<section class="card narrow" aria-labelledby="page-title">
-<h1 id="page-title">Not found</h1>
-<p>There is nothing here, or it belongs to another account.</p>
-<p><a href="/app/reports">Back to your reports</a></p>
-</section>`;
-  return sendHtml(
-    reply,
-    404,
-    renderAppDocument({ title: 'Not found', account: { email: who.user.email, csrf: who.csrf, section: 'reports' } }, main),
   );
 }

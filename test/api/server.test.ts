@@ -123,7 +123,11 @@ describe('rankscope serve and the admin CLI', () => {
       const again = await startServer(env);
       try {
         const url = `http://127.0.0.1:${again.port}`;
-        assert.equal((await fetch(`${url}/app/account`, { redirect: 'manual', headers: { cookie } })).status, 303, 'the old session ended');
+        assert.equal(
+          (await fetch(`${url}/app/account`, { redirect: 'manual', headers: { cookie } })).status,
+          303,
+          'the old session ended',
+        );
         const res = await fetch(`${url}/login`, {
           method: 'POST',
           redirect: 'manual',

@@ -25,7 +25,11 @@ export function assertDashboardPage(html: string, where: string): void {
   const els = elements(doc);
   const byId = new Map(els.filter((e) => e.attribs.id).map((e) => [e.attribs.id, e]));
   const ids = els.map((e) => e.attribs.id).filter((id) => id !== undefined);
-  assert.equal(new Set(ids).size, ids.length, `${where}: ids are unique (${ids.filter((id, i) => ids.indexOf(id) !== i).join(', ')})`);
+  assert.equal(
+    new Set(ids).size,
+    ids.length,
+    `${where}: ids are unique (${ids.filter((id, i) => ids.indexOf(id) !== i).join(', ')})`,
+  );
   const labels = all(doc, 'label');
   const labelled = new Set(labels.map((l) => l.attribs.for).filter(Boolean));
   const insideLabel = (e: Element) => {
@@ -36,16 +40,22 @@ export function assertDashboardPage(html: string, where: string): void {
     if (control.name === 'input' && ['hidden', 'submit', 'button'].includes(control.attribs.type ?? 'text')) continue;
     const name = `<${control.name} name="${control.attribs.name ?? ''}">`;
     assert.ok(
-      (control.attribs.id && labelled.has(control.attribs.id)) || insideLabel(control) || control.attribs['aria-label'] || control.attribs['aria-labelledby'],
+      (control.attribs.id && labelled.has(control.attribs.id)) ||
+        insideLabel(control) ||
+        control.attribs['aria-label'] ||
+        control.attribs['aria-labelledby'],
       `${where}: ${name} has a label`,
     );
     for (const ref of (control.attribs['aria-describedby'] ?? '').split(/\s+/).filter(Boolean)) {
       assert.ok(byId.has(ref), `${where}: ${name} is described by #${ref}, which exists`);
     }
   }
-  for (const label of labels) if (label.attribs.for) assert.ok(byId.has(label.attribs.for), `${where}: label for #${label.attribs.for} exists`);
-  for (const button of all(doc, 'button')) assert.ok(text(button).trim().length > 0 || button.attribs['aria-label'], `${where}: buttons have text`);
-  for (const a of all(doc, 'a')) assert.ok(text(a).trim().length > 0 || a.attribs['aria-label'], `${where}: links have text (${a.attribs.href})`);
+  for (const label of labels)
+    if (label.attribs.for) assert.ok(byId.has(label.attribs.for), `${where}: label for #${label.attribs.for} exists`);
+  for (const button of all(doc, 'button'))
+    assert.ok(text(button).trim().length > 0 || button.attribs['aria-label'], `${where}: buttons have text`);
+  for (const a of all(doc, 'a'))
+    assert.ok(text(a).trim().length > 0 || a.attribs['aria-label'], `${where}: links have text (${a.attribs.href})`);
   for (const table of all(doc, 'table')) {
     assert.ok(all(table, 'th').length > 0, `${where}: tables have header cells`);
   }
@@ -55,5 +65,6 @@ export function assertDashboardPage(html: string, where: string): void {
     assert.equal(script.attribs.src, '/assets/app.js', `${where}: only the dashboard's own script`);
     assert.equal(text(script), '', `${where}: no inline script`);
   }
-  for (const e of els) for (const name of Object.keys(e.attribs)) assert.ok(!name.startsWith('on'), `${where}: ${name} on <${e.name}>`);
+  for (const e of els)
+    for (const name of Object.keys(e.attribs)) assert.ok(!name.startsWith('on'), `${where}: ${name} on <${e.name}>`);
 }
