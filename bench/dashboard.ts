@@ -55,7 +55,11 @@ await app.ready();
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const ms = (n: number) => n.toFixed(2);
 
-async function timed(run: () => Promise<{ statusCode: number }>, expect: number, runs = RUNS): Promise<{ p50: number; p99: number }> {
+async function timed(
+  run: () => Promise<{ statusCode: number }>,
+  expect: number,
+  runs = RUNS,
+): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < 10; i++) await run();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -82,17 +86,24 @@ try {
   const session = await signIn();
   const cookie = `rankscope_session=${session.cookies.find((c) => c.name === 'rankscope_session')!.value}`;
   const page = (url: string) => () => app.inject({ method: 'GET', url, headers: { cookie } });
-  const api = (url: string) => () => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
+  const api = (url: string) => () =>
+    app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
   const csrf = /name="_token" value="([^"]+)"/.exec((await page('/app/reports')()).body)![1];
 
   for (const [name, pagePath, apiPath] of [
     ['reports list (100 reports, first page)', '/app/reports', '/api/v1/reports'],
-    ['reports list, filtered and sorted', '/app/reports?search=page-1&sort_by=result&sort=asc', '/api/v1/reports?search=page-1&sort_by=result&sort=asc'],
+    [
+      'reports list, filtered and sorted',
+      '/app/reports?search=page-1&sort_by=result&sort=asc',
+      '/api/v1/reports?search=page-1&sort_by=result&sort=asc',
+    ],
     ['report detail (33 checks, history chart)', `/app/reports/${last}`, `/api/v1/reports/${last}`],
   ] as const) {
     const dash = await timed(page(pagePath), 200);
     const bare = await timed(api(apiPath), 200);
-    rows.push(`| ${name} | ${ms(dash.p50)} | ${ms(dash.p99)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${(dash.p50 / bare.p50).toFixed(2)} |`);
+    rows.push(
+      `| ${name} | ${ms(dash.p50)} | ${ms(dash.p99)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${(dash.p50 / bare.p50).toFixed(2)} |`,
+    );
   }
 
   // The round trip, 20 times: sign in, create a report from a URL (the analysis included), view it.
@@ -116,7 +127,11 @@ try {
     trip.view.push(performance.now() - start);
     if (view.statusCode !== 200) throw new Error(`view answered ${view.statusCode}`);
   }
-  const med = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+  const med = (xs: number[]) =>
+    quantile(
+      [...xs].sort((a, b) => a - b),
+      0.5,
+    );
 
   const text = [
     `# bench/dashboard`,
