@@ -45,7 +45,7 @@ const reportName = (reports: ReadonlyMap<number, string>, id: number) => {
 
 const text = (v: string | string[] | undefined) => (Array.isArray(v) ? (v.at(-1) ?? '') : (v ?? ''));
 
-function frequencyField(value: string, errors?: FieldErrors) {
+function frequencyField(value: string, errors: FieldErrors | undefined, editing: boolean) {
   return selectField({
     name: 'frequency',
     label: 'Frequency',
@@ -56,7 +56,9 @@ function frequencyField(value: string, errors?: FieldErrors) {
     value,
     required: true,
     errors,
-    hint: 'The first run is one period after the monitor is created.',
+    hint: editing
+      ? 'A new frequency moves the next run to the first time of the new rhythm from now.'
+      : 'The first run is one period after the monitor is created.',
   });
 }
 
@@ -136,7 +138,8 @@ export function newMonitorMain(options: {
 <p>A monitor re-runs a report, and you have none yet. <a href="/app/reports">Go to your reports and create one first</a>.</p>
 </section>`;
   }
-  const reportId = text(values.report_id);
+  const sent = text(values.report_id);
+  const reportId = reports.some((r) => String(r.id) === sent) ? sent : '';
   return html`${head}
 <section class="card" aria-labelledby="new-monitor-title">
 <h2 id="new-monitor-title">Re-run a report on a schedule</h2>
@@ -147,9 +150,7 @@ ${selectField({
   name: 'report_id',
   label: 'Report',
   options: [
-    ...(reportId === '' || !reports.some((r) => String(r.id) === reportId)
-      ? [{ value: reportId, label: 'Choose a report' }]
-      : []),
+    ...(reportId === '' ? [{ value: '', label: 'Choose a report' }] : []),
     ...reports.map((r) => ({ value: String(r.id), label: `${shortUrl(r.url)} (#${r.id})` })),
   ],
   value: reportId,
@@ -157,7 +158,7 @@ ${selectField({
   errors,
   hint: 'The report whose page is analysed again at each run.',
 })}
-${frequencyField(text(values.frequency), errors)}
+${frequencyField(text(values.frequency), errors, false)}
 ${alertFields(values, errors)}
 <button class="button" type="submit">Create monitor</button>
 </form>
@@ -198,7 +199,7 @@ export function monitorMain(options: {
 ${errorSummary(errors)}
 <form method="post" action="/app/monitors/${m.id}" novalidate>
 ${csrfField(csrf)}
-${frequencyField(text(values.frequency), errors)}
+${frequencyField(text(values.frequency), errors, true)}
 ${alertFields(values, errors)}
 <button class="button" type="submit">Save settings</button>
 </form>

@@ -165,7 +165,7 @@ function deliveriesTable(webhookId: number, deliveries: DeliveryView[], meta: Li
 <td>${timeOf(d.delivered_at, 'Not yet')}</td>
 </tr>`,
   );
-  return html`<div class="table-scroll"><table class="data-table">
+  return html`<div class="table-scroll"><table class="data-table deliveries">
 <caption id="deliveries-caption" class="visually-hidden">Deliveries of the last 30 days, newest first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Outcome</th><th scope="col">Receiver’s answer (HTTP status)</th><th scope="col">Error</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Delivered</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="7">No deliveries on this page. <a href="/app/webhooks/${webhookId}">Back to the newest deliveries</a></td></tr>`}</tbody>
