@@ -64,7 +64,17 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(-
 /* (end of websites) */
 
 /* monitors and webhooks pages */
-
+.facts { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.5rem 1.5rem; margin: 0 0 1rem; }
+.facts dt { color: var(--muted); font-weight: 600; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+fieldset.events-field { border: 0; padding: 0; margin: 1rem 0; min-width: 0; }
+fieldset.events-field legend { font-weight: 600; padding: 0; }
+fieldset.events-field .check-field { margin: 0.25rem 0; }
+fieldset.events-field label { overflow-wrap: anywhere; }
+fieldset.events-field input { flex: none; }
+.deliveries td:first-child, .deliveries code { overflow-wrap: normal; white-space: nowrap; }
+fieldset.events-field .hint { color: var(--muted); font-size: 0.875rem; margin: 0.25rem 0 0.5rem; }
+@media (max-width: 30rem) { .facts { grid-template-columns: 1fr; gap: 0.125rem; } .facts dd { margin-bottom: 0.5rem; } }
 
 /* (end of monitors and webhooks) */
 
