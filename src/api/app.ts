@@ -292,6 +292,7 @@ export async function buildApp({
     async (scope) => {
       const api = scope.withTypeProvider<ApiTypeProvider>();
       api.decorateRequest('user', null);
+      api.decorateRequest('fromDashboard', false);
       api.addHook('onRequest', authenticate(repos.users, internal));
       if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
       useLaravelValidation(api);

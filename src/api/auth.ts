@@ -15,6 +15,7 @@ export function authenticate(users: UsersRepository, internal: InternalCredentia
       const user = id === null ? undefined : await users.findById(id);
       if (!user) throw unauthenticated();
       request.user = user;
+      request.fromDashboard = true;
       return;
     }
     const token = bearerToken(header);
@@ -29,5 +30,7 @@ export function authenticate(users: UsersRepository, internal: InternalCredentia
 declare module 'fastify' {
   interface FastifyRequest {
     user: User | null;
+    /** Called in process by a dashboard page (internal-caller.ts), not by an API client. */
+    fromDashboard: boolean;
   }
 }

@@ -248,3 +248,19 @@ describe('sign-in limits (only failures count)', () => {
     );
   });
 });
+
+describe('the API rate limit', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await testApp({ RATE_LIMIT_PER_MINUTE: '2' });
+  });
+  after(async () => t.close());
+
+  test('counts API clients, not the calls a dashboard page makes for its account', async () => {
+    const client = await signedInClient(t);
+    for (let i = 0; i < 6; i++) assert.equal((await client.get('/app/reports')).statusCode, 200, `page ${i + 1}`);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await t.call(client.account.key, { method: 'GET', url: '/api/v1/reports' })).statusCode);
+    assert.deepEqual(answers, [200, 200, 429]);
+  });
+});

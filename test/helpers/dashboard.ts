@@ -44,7 +44,8 @@ export function dashboardClient(t: TestApp, account: DashboardClient['account'])
     for (const c of res.cookies) {
       if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() < Date.now()))
         cookies.delete(c.name);
-      else cookies.set(c.name, c.value);
+      // Kept encoded, as a browser sends it back (inject's cookies are decoded).
+      else cookies.set(c.name, encodeURIComponent(c.value));
     }
     const token = /name="_token" value="([^"]+)"/.exec(res.body)?.[1];
     if (token) client.csrf = token;

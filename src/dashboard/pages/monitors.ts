@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiAnswer } from '../api-client.js';
-import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
+import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
 import { formatDateTime, parseTimestamp } from '../../web/render/format.js';
@@ -27,15 +27,6 @@ const MAX_SINGLE_LOOKUPS = 10;
 const params = Type.Object({ id: Type.String({ description: 'The monitor id' }) });
 
 type Api = ReturnType<typeof apiFor>;
-
-/**
- * The dashboard's 404 page (the /app scope's not-found handler renders it; importing routes.ts
- * here would make an import cycle).
- */
-export function notFoundAppPage(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.callNotFound();
-  return reply;
-}
 
 const idOf = (request: FastifyRequest) => encodeURIComponent((request.params as { id: string }).id);
 

@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HistoryPoint } from '../../web/render/report.js';
-import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
+import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
 import { type ReportDetail, renderReportDetail } from '../render/reports-detail.js';
@@ -16,15 +16,6 @@ const idParams = Type.Object({ id: Type.String() });
 const LIST_KEYS = ['search', 'project', 'result', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
 type Api = ReturnType<typeof apiFor>;
-
-/**
- * The dashboard 404 (routes.ts notFoundAppPage, reached through the /app scope's not-found
- * handler: importing routes.ts here would make an import cycle).
- */
-function notFoundAppPage(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  reply.callNotFound();
-  return reply;
-}
 
 /** A report id of the path, or null (a dashboard 404): only digits reach the API's path. */
 function reportId(request: FastifyRequest): string | null {

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiAnswer } from '../api-client.js';
-import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
+import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
 import { listMeta, pageOf } from '../render/monitors-common.js';
@@ -20,7 +20,6 @@ import {
   webhookMain,
 } from '../render/webhooks.js';
 import { dashboardSchema } from '../route-schema.js';
-import { notFoundAppPage } from './monitors.js';
 
 const PER_PAGE = 25;
 
