@@ -5,8 +5,29 @@ import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
+import { all, elements, parse, text } from '../web/render-helpers.js';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/** What every page of this area keeps to: one h1, headings in order, unique ids, a label for every control. */
+function assertAccessible(body: string, where: string): void {
+  const doc = parse(body);
+  assert.equal(all(doc, 'h1').length, 1, `${where}: one h1`);
+  const els = elements(doc);
+  const levels = els.filter((e) => /^h[1-6]$/.test(e.name)).map((e) => Number(e.name[1]));
+  levels.reduce((prev, level) => {
+    assert.ok(level <= prev + 1, `${where}: h${level} after h${prev}`);
+    return level;
+  }, 0);
+  const ids = els.map((e) => e.attribs.id).filter((id) => id !== undefined);
+  assert.equal(new Set(ids).size, ids.length, `${where}: unique ids`);
+  const labelled = new Set(els.filter((e) => e.name === 'label').map((e) => e.attribs.for));
+  for (const control of els.filter((e) => ['input', 'select', 'textarea'].includes(e.name) && e.attribs.type !== 'hidden')) {
+    assert.ok(labelled.has(control.attribs.id), `${where}: a label for ${control.attribs.name}`);
+  }
+  for (const link of els.filter((e) => e.name === 'a')) assert.ok(text(link).length > 0, `${where}: link text`);
+  for (const table of all(doc, 'table')) assert.ok(all(table, 'caption').length === 1 || table.attribs['aria-label'], where);
+}
 
 /** A page's text, tags removed. */
 const textOf = (body: string) =>
@@ -192,6 +213,7 @@ describe('dashboard websites pages', () => {
     const res = await me.get(`/app/websites/${id}/stats`);
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /<h1>Stats of stats\.example<\/h1>/);
+    assertAccessible(res.body, 'stats with traffic');
     assert.match(res.body, /<dt>Pageviews<\/dt><dd>1<\/dd>/);
     assert.match(res.body, /<dt>Visitors<\/dt><dd>1<\/dd>/);
     assert.match(res.body, /\/pricing/);
@@ -240,12 +262,23 @@ describe('dashboard websites pages', () => {
     const del = await other.post(`/app/websites/${id}/delete`);
     assert.equal(del.statusCode, 404);
     assert.deepEqual((await apiWebsite(me, id)).json().data, earlier);
-    for (const path of [`/app/websites/${id}`, `/app/websites/${id}/stats`, '/app/websites', '/app/websites/new']) {
+    const pages = [
+      `/app/websites/${id}`,
+      `/app/websites/${id}/stats`,
+      '/app/websites',
+      '/app/websites/new',
+      '/app/websites?search=zzz',
+    ];
+    for (const path of pages) {
       const page = await me.get(path);
       assert.equal(page.statusCode, 200, path);
-      assert.equal(page.body.match(/<h1[ >]/g)?.length, 1, `${path}: one h1`);
+      assertAccessible(page.body, path);
       assert.match(page.body, /<title>[^<]+ · Rankscope<\/title>/);
     }
+    await me.get('/app/websites/new');
+    const refused = await me.post('/app/websites', { domain: '', privacy: '2', email: '0', exclude_bots: '1', exclude_ips: 'x' });
+    assert.equal(refused.statusCode, 422);
+    assertAccessible(refused.body, 'a refused form');
     const list = await other.get('/app/websites');
     assert.doesNotMatch(list.body, /mine\.example/);
   });

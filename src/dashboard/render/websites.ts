@@ -1,7 +1,7 @@
 // The websites pages: the list, the new-website form, a website's settings with its tracking
 // snippet, and its stats (the share page's traffic sections). Every value comes from the API.
 import { DEFAULT_PRIVACY, Privacy } from '../../sharing/privacy.js';
-import { formatDay, parseTimestamp, truncate } from '../../web/render/format.js';
+import { formatDay, isoDateTime, parseTimestamp, truncate } from '../../web/render/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
 import { renderTraffic, type WebsiteTraffic } from '../../web/render/traffic.js';
 import {
@@ -106,7 +106,7 @@ ${textareaField({
 
 function dayOf(timestamp: string): HtmlValue {
   const ms = parseTimestamp(timestamp);
-  return ms === null ? '' : html`<time datetime="${timestamp}">${formatDay(ms)}</time>`;
+  return ms === null ? '' : html`<time datetime="${isoDateTime(ms)}">${formatDay(ms)}</time>`;
 }
 
 export interface WebsiteList {
