@@ -15,6 +15,7 @@ import {
   type ApiWebsite,
   NEW_WEBSITE_VALUES,
   renderNewWebsite,
+  renderTooManyRequests,
   renderWebsiteDetail,
   renderWebsiteList,
   renderWebsiteStats,
@@ -72,8 +73,20 @@ function unexpected(reply: FastifyReply, path: string, answer: ApiAnswer): Fasti
   return redirectWithNotice(reply, path, `Nothing was changed: ${message}`, true);
 }
 
+/** The API's rate limit counts the dashboard's calls too: past it, a page that says when to come back. */
+function tooManyRequests(request: FastifyRequest, reply: FastifyReply, answer: ApiAnswer): FastifyReply {
+  const seconds = Math.max(1, Number(answer.headers['retry-after']) || 60);
+  reply.header('Retry-After', String(seconds));
+  return sendAppPage(
+    request,
+    reply,
+    { section: 'websites', title: 'Too many requests', status: 429 },
+    renderTooManyRequests(seconds, request.method === 'GET' ? request.url : '/app/websites'),
+  );
+}
+
 export const websitesPages: PageModule = (app, deps) => {
-  /** The website, when the API shows it to this account; otherwise the reply already sent (404). */
+  /** The website, when the API shows it to this account; otherwise the reply already sent (404, 429). */
   async function websiteOr404(request: FastifyRequest, reply: FastifyReply): Promise<ApiWebsite | null> {
     const id = idOf(request);
     if (!plausibleId(id)) {
@@ -82,18 +95,17 @@ export const websitesPages: PageModule = (app, deps) => {
     }
     const answer = await apiFor(request, deps.api).get<{ data: ApiWebsite }>(`/websites/${id}`);
     if (answer.status === 200) return answer.body.data;
-    if (answer.status === 404) {
-      notFoundAppPage(request, reply);
-      return null;
-    }
-    throw new Error(`GET /websites/${id} answered ${answer.status}`);
+    if (answer.status === 404) notFoundAppPage(request, reply);
+    else if (answer.status === 429) tooManyRequests(request, reply, answer);
+    else throw new Error(`GET /websites/${id} answered ${answer.status}`);
+    return null;
   }
 
   app.get(
     '/websites',
     {
       schema: {
-        ...dashboardSchema('Websites: the list, with search and paging', 'page', [422]),
+        ...dashboardSchema('Websites: the list, with search and paging', 'page', [422, 429]),
         querystring: listQuery,
       },
     },
@@ -108,6 +120,7 @@ export const websitesPages: PageModule = (app, deps) => {
         sort_by: 'id',
         sort: 'desc',
       });
+      if (answer.status === 429) return tooManyRequests(request, reply, answer);
       const page422 = answer.status === 422;
       if (answer.status !== 200 && !page422) throw new Error(`GET /websites answered ${answer.status}`);
       const body = answer.body;
@@ -169,7 +182,7 @@ export const websitesPages: PageModule = (app, deps) => {
 
   app.get(
     '/websites/:id',
-    { schema: { ...dashboardSchema('A website: its settings, tracking snippet and links', 'page'), params: idParams } },
+    { schema: { ...dashboardSchema('A website: its settings, tracking snippet and links', 'page', [429]), params: idParams } },
     async (request, reply) => {
       const website = await websiteOr404(request, reply);
       if (!website) return reply;
@@ -189,6 +202,7 @@ export const websitesPages: PageModule = (app, deps) => {
         ...dashboardSchema(
           'Save a website’s settings (privacy, password, email, exclude_bots, exclude_ips, exclude_params): 303 to its page',
           'form',
+          [429],
         ),
         params: idParams,
       },
@@ -222,7 +236,7 @@ export const websitesPages: PageModule = (app, deps) => {
     '/websites/:id/delete',
     {
       schema: {
-        ...dashboardSchema('Delete a website and its counted visits: 303 to the list', 'form'),
+        ...dashboardSchema('Delete a website and its counted visits: 303 to the list', 'form', [429]),
         params: idParams,
       },
     },
@@ -240,7 +254,7 @@ export const websitesPages: PageModule = (app, deps) => {
     '/websites/:id/stats',
     {
       schema: {
-        ...dashboardSchema('A website’s stats over a date range (default: the last 30 days)', 'page'),
+        ...dashboardSchema('A website’s stats over a date range (default: the last 30 days)', 'page', [429]),
         params: idParams,
         querystring: rangeQuery,
       },
