@@ -39,9 +39,9 @@ const PRIVACY_LABELS: Record<number, string> = {
 };
 
 const PRIVACY_OPTIONS = [
-  { value: String(Privacy.Public), label: 'Public: anyone with the link sees the share page' },
-  { value: String(Privacy.Private), label: 'Private: no share page' },
-  { value: String(Privacy.Password), label: 'Password: the share page asks for a password' },
+  { value: String(Privacy.Public), label: 'Public' },
+  { value: String(Privacy.Private), label: 'Private' },
+  { value: String(Privacy.Password), label: 'Password' },
 ];
 
 export const privacyLabel = (privacy: number) => PRIVACY_LABELS[privacy] ?? String(privacy);
@@ -74,7 +74,14 @@ export const NEW_WEBSITE_VALUES: WebsiteValues = {
 
 /** The settings every website has (create and edit alike; the domain is asked only on create). */
 function settingsFields(values: WebsiteValues, errors: FieldErrors | undefined, hasPassword: boolean): SafeHtml {
-  return html`${selectField({ name: 'privacy', label: 'Share page', options: PRIVACY_OPTIONS, value: values.privacy, errors })}
+  return html`${selectField({
+    name: 'privacy',
+    label: 'Share page',
+    options: PRIVACY_OPTIONS,
+    value: values.privacy,
+    errors,
+    hint: 'Public: anyone with the link sees its share page and traffic. Private: no share page. Password: the share page asks for the password below.',
+  })}
 ${inputField({
   name: 'password',
   label: 'Share-page password',
@@ -149,7 +156,7 @@ ${search ? html`<a href="/app/websites">Show every website</a>` : ''}
 <thead><tr><th scope="col">Domain</th><th scope="col">Share page</th><th scope="col">Added</th><th scope="col">Stats</th></tr></thead>
 <tbody>${websites.map(
           (w) =>
-            html`<tr><th scope="row"><a href="/app/websites/${w.id}">${truncate(w.domain, 255)}</a></th><td>${privacyLabel(w.privacy)}</td><td>${dayOf(w.created_at)}</td><td><a href="/app/websites/${w.id}/stats">Stats<span class="visually-hidden"> of ${w.domain}</span></a></td></tr>`,
+            html`<tr><th scope="row"><a href="/app/websites/${w.id}">${truncate(w.domain, 255)}</a></th><td>${privacyLabel(w.privacy)}</td><td>${dayOf(w.created_at)}</td><td><a href="/app/websites/${w.id}/stats" aria-label="Stats of ${w.domain}">Stats</a></td></tr>`,
         )}</tbody>
 </table></div>`;
   const pager =
