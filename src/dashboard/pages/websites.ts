@@ -46,16 +46,19 @@ const notFoundAppPage = (_request: FastifyRequest, reply: FastifyReply): Fastify
   return reply;
 };
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+function idOf(request: FastifyRequest): string {
+  const params: unknown = request.params;
+  return params && typeof params === 'object' && 'id' in params && typeof params.id === 'string' ? params.id : '';
+}
 
 /** A website id the API could know (anything else is the dashboard 404 without asking). */
 const plausibleId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
 
-/** The form's values as posted, kept for a refused form. */
+/** The posted values, kept for a refused form. */
 function postedValues(fields: Record<string, string | string[]>, base: WebsiteValues): WebsiteValues {
   const values: WebsiteValues = { ...base };
   for (const [key, value] of Object.entries(fields)) {
-    // A checkbox sends its hidden 0 then 1: the last value counts, as the API reads a form.
+    // A checkbox sends its hidden 0 then 1: the last value counts (the API reads a form the same way).
     values[key] = Array.isArray(value) ? value[value.length - 1] : value;
   }
   return values;

@@ -15,7 +15,7 @@ import {
   type FieldErrors,
 } from './forms.js';
 
-/** A website as the API returns it (the fields these pages read). */
+/** A website in the API's words (the fields these pages read). */
 export interface ApiWebsite {
   id: number;
   domain: string;
@@ -29,7 +29,7 @@ export interface ApiWebsite {
   updated_at: string;
 }
 
-/** The settings form's values: strings, as posted (a refused form shows what was sent). */
+/** The settings form's values: the posted strings (a refused form shows what was sent). */
 export type WebsiteValues = Record<string, string | undefined>;
 
 const PRIVACY_LABELS: Record<number, string> = {
@@ -186,7 +186,7 @@ ${inputField({
   autocomplete: 'off',
   placeholder: 'www.example.com',
   errors,
-  hint: 'The host name of the site (a pasted address such as https://www.example.com/page is reduced to www.example.com). Its subdomains count too.',
+  hint: 'The host name of the site (a pasted address like https://www.example.com/page is reduced to www.example.com). Its subdomains count too.',
 })}
 ${settingsFields(values, errors, false)}
 <button class="button" type="submit">Add the website</button>
