@@ -213,7 +213,7 @@ function queryOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /** This service's origin as the request reached it, for the install snippet (a placeholder when the Host is odd). */
-function originOf(request: FastifyRequest): string {
+export function originOf(request: FastifyRequest): string {
   const host = request.host;
   return /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)
     ? `${request.protocol}://${host.toLowerCase()}`

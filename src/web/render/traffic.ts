@@ -75,8 +75,7 @@ function rangeText(from: string, to: string): string {
   return from === to ? formatDay(dayTime(from)) : `${formatDay(dayTime(from))} to ${formatDay(dayTime(to))}`;
 }
 
-function renderRange(websiteId: number, t: WebsiteTraffic): SafeHtml {
-  const path = `/websites/${websiteId}`;
+function renderRange(path: string, t: WebsiteTraffic): SafeHtml {
   const presets = PRESETS.map((days) => {
     const from = addDays(t.today, -(days - 1));
     const current = from === t.from && t.today === t.to;
@@ -116,15 +115,15 @@ export function hasTraffic(t: WebsiteTraffic): boolean {
   return t.days.some((d) => d.pageviews > 0 || d.visitors > 0) || t.lists.event.total > 0;
 }
 
-/** The traffic sections of the website page. */
-export function renderTraffic(websiteId: number, t: WebsiteTraffic): SafeHtml {
+/** The traffic sections of the website page; the range form and presets go to `path` (the share page by default). */
+export function renderTraffic(websiteId: number, t: WebsiteTraffic, path = `/websites/${websiteId}`): SafeHtml {
   const range = rangeText(t.from, t.to);
   const visitors = t.days.reduce((n, d) => n + d.visitors, 0);
   const pageviews = t.days.reduce((n, d) => n + d.pageviews, 0);
 
   const head = html`<section class="card" aria-labelledby="traffic-heading">
 <div class="section-head"><h2 id="traffic-heading">Traffic</h2><p>${range} (UTC), ${daysLabel(t.days.length)}</p></div>
-${renderRange(websiteId, t)}
+${renderRange(path, t)}
 <dl class="totals">
 <div><dt>Visitors</dt><dd>${formatCount(visitors)}</dd></div>
 <div><dt>Pageviews</dt><dd>${formatCount(pageviews)}</dd></div>
