@@ -260,7 +260,8 @@ describe('the API rate limit', () => {
     const client = await signedInClient(t);
     for (let i = 0; i < 6; i++) assert.equal((await client.get('/app/reports')).statusCode, 200, `page ${i + 1}`);
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push((await t.call(client.account.key, { method: 'GET', url: '/api/v1/reports' })).statusCode);
+    for (let i = 0; i < 3; i++)
+      answers.push((await t.call(client.account.key, { method: 'GET', url: '/api/v1/reports' })).statusCode);
     assert.deepEqual(answers, [200, 200, 429]);
   });
 });

@@ -300,35 +300,3 @@ describe('dashboard websites pages', () => {
     assert.match(none.body, /No website’s domain contains “zzz”/);
   });
 });
-
-describe('dashboard websites pages past the API rate limit', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await testApp({ RATE_LIMIT_PER_MINUTE: '3' });
-  });
-  after(async () => t.close());
-
-  test('the API’s 429 is a page that says when to come back, not an error', async () => {
-    const client = await signedInClient(t);
-    const created = await t.call(client.account.key, {
-      method: 'POST',
-      url: '/api/v1/websites',
-      form: { domain: 'limit.example' },
-    });
-    const id = created.json().data.id;
-    assert.equal((await client.get('/app/websites')).statusCode, 200);
-    assert.equal((await client.get(`/app/websites/${id}`)).statusCode, 200);
-    const limited = await client.get(`/app/websites/${id}/stats`);
-    assert.equal(limited.statusCode, 429);
-    assert.ok(Number(limited.headers['retry-after']) > 0);
-    assert.match(limited.body, /<h1 id="page-title">Too many requests<\/h1>/);
-    const list = await client.get('/app/websites');
-    assert.equal(list.statusCode, 429);
-    const save = await client.post(`/app/websites/${id}`, { privacy: '0' });
-    assert.equal(save.statusCode, 429);
-    const add = await client.post('/app/websites', { domain: 'another.example' });
-    assert.equal(add.statusCode, 303);
-    assert.equal(add.headers.location, '/app/websites/new');
-    assert.match((await client.get('/app/websites/new')).body, /Nothing was changed: Too Many Attempts\./);
-  });
-});

@@ -8,14 +8,13 @@ import { originOf } from '../../web/routes.js';
 import { statsRange, utcDay } from '../../web/stats-range.js';
 import { loadTraffic } from '../../web/website-traffic.js';
 import type { ApiAnswer } from '../api-client.js';
-import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
+import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
 import {
   type ApiWebsite,
   NEW_WEBSITE_VALUES,
   renderNewWebsite,
-  renderTooManyRequests,
   renderWebsiteDetail,
   renderWebsiteList,
   renderWebsiteStats,
@@ -36,15 +35,6 @@ const rangeQuery = Type.Object({
     Type.String({ description: 'Last day (UTC), YYYY-MM-DD; an unusable range shows the last 30 days with a note' }),
   ),
 });
-
-/**
- * The dashboard 404 (routes.ts notFoundAppPage, through the /app scope's not-found handler:
- * importing routes.ts here would make an import cycle).
- */
-const notFoundAppPage = (_request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-  reply.callNotFound();
-  return reply;
-};
 
 function idOf(request: FastifyRequest): string {
   const params: unknown = request.params;
@@ -76,20 +66,8 @@ function unexpected(reply: FastifyReply, path: string, answer: ApiAnswer): Fasti
   return redirectWithNotice(reply, path, `Nothing was changed: ${message}`, true);
 }
 
-/** The API's rate limit counts the dashboard's calls too: past it, a page that says when to come back. */
-function tooManyRequests(request: FastifyRequest, reply: FastifyReply, answer: ApiAnswer): FastifyReply {
-  const seconds = Math.max(1, Number(answer.headers['retry-after']) || 60);
-  reply.header('Retry-After', String(seconds));
-  return sendAppPage(
-    request,
-    reply,
-    { section: 'websites', title: 'Too many requests', status: 429 },
-    renderTooManyRequests(seconds, request.method === 'GET' ? request.url : '/app/websites'),
-  );
-}
-
 export const websitesPages: PageModule = (app, deps) => {
-  /** The website, when the API shows it to this account; otherwise the reply already sent (404, 429). */
+  /** The website, when the API shows it to this account; otherwise the reply already sent (404). */
   async function websiteOr404(request: FastifyRequest, reply: FastifyReply): Promise<ApiWebsite | null> {
     const id = idOf(request);
     if (!plausibleId(id)) {
@@ -99,7 +77,6 @@ export const websitesPages: PageModule = (app, deps) => {
     const answer = await apiFor(request, deps.api).get<{ data: ApiWebsite }>(`/websites/${id}`);
     if (answer.status === 200) return answer.body.data;
     if (answer.status === 404) notFoundAppPage(request, reply);
-    else if (answer.status === 429) tooManyRequests(request, reply, answer);
     else throw new Error(`GET /websites/${id} answered ${answer.status}`);
     return null;
   }
@@ -108,7 +85,7 @@ export const websitesPages: PageModule = (app, deps) => {
     '/websites',
     {
       schema: {
-        ...dashboardSchema('Websites: the list, with search and paging', 'page', [422, 429]),
+        ...dashboardSchema('Websites: the list, with search and paging', 'page', [422]),
         querystring: listQuery,
       },
     },
@@ -123,7 +100,6 @@ export const websitesPages: PageModule = (app, deps) => {
         sort_by: 'id',
         sort: 'desc',
       });
-      if (answer.status === 429) return tooManyRequests(request, reply, answer);
       const page422 = answer.status === 422;
       if (answer.status !== 200 && !page422) throw new Error(`GET /websites answered ${answer.status}`);
       const body = answer.body;
@@ -185,7 +161,7 @@ export const websitesPages: PageModule = (app, deps) => {
 
   app.get(
     '/websites/:id',
-    { schema: { ...dashboardSchema('A website: its settings, tracking snippet and links', 'page', [429]), params: idParams } },
+    { schema: { ...dashboardSchema('A website: its settings, tracking snippet and links', 'page'), params: idParams } },
     async (request, reply) => {
       const website = await websiteOr404(request, reply);
       if (!website) return reply;
@@ -205,7 +181,6 @@ export const websitesPages: PageModule = (app, deps) => {
         ...dashboardSchema(
           'Save a website’s settings (privacy, password, email, exclude_bots, exclude_ips, exclude_params): 303 to its page',
           'form',
-          [429],
         ),
         params: idParams,
       },
@@ -239,7 +214,7 @@ export const websitesPages: PageModule = (app, deps) => {
     '/websites/:id/delete',
     {
       schema: {
-        ...dashboardSchema('Delete a website and its counted visits: 303 to the list', 'form', [429]),
+        ...dashboardSchema('Delete a website and its counted visits: 303 to the list', 'form'),
         params: idParams,
       },
     },
@@ -257,7 +232,7 @@ export const websitesPages: PageModule = (app, deps) => {
     '/websites/:id/stats',
     {
       schema: {
-        ...dashboardSchema('A website’s stats over a date range (default: the last 30 days)', 'page', [429]),
+        ...dashboardSchema('A website’s stats over a date range (default: the last 30 days)', 'page'),
         params: idParams,
         querystring: rangeQuery,
       },

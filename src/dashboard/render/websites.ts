@@ -1,7 +1,7 @@
 // The websites pages: the list, the new-website form, a website's settings with its tracking
 // snippet, and its stats (the share page's traffic sections). Every value comes from the API.
 import { DEFAULT_PRIVACY, Privacy } from '../../sharing/privacy.js';
-import { formatDay, formatWait, isoDateTime, parseTimestamp, truncate } from '../../web/render/format.js';
+import { formatDay, isoDateTime, parseTimestamp, truncate } from '../../web/render/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
 import { renderTraffic, type WebsiteTraffic } from '../../web/render/traffic.js';
 import {
@@ -238,13 +238,4 @@ export function renderWebsiteStats(website: ApiWebsite, traffic: WebsiteTraffic)
   const id = website.id;
   return html`<div class="page-head"><h1>Stats of ${website.domain}</h1><div class="actions"><a href="/app/websites/${id}">Settings and tracking snippet of ${website.domain}</a></div></div>
 ${renderTraffic(id, traffic, `/app/websites/${id}/stats`)}`;
-}
-
-/** The API's rate limit was reached (the dashboard's calls count too). */
-export function renderTooManyRequests(seconds: number, path: string): SafeHtml {
-  return html`<section class="card narrow" aria-labelledby="page-title">
-<h1 id="page-title">Too many requests</h1>
-<p>This account made more API requests in the last minute than the server allows (pages count too). Try again in ${formatWait(seconds)}.</p>
-<p><a href="${path}">${path === '/app/websites' ? 'Back to the websites' : 'Open the page again'}</a></p>
-</section>`;
 }
