@@ -47,7 +47,7 @@ export function sendHtml(reply: FastifyReply, status: number, body: string): Fas
 export function sendAppPage(
   request: FastifyRequest,
   reply: FastifyReply,
-  page: { section: Section; title: string; status?: number; script?: boolean },
+  page: { section: Section; title: string; status?: number },
   main: HtmlValue,
 ): FastifyReply {
   const who = signedIn(request);
@@ -58,7 +58,6 @@ export function sendAppPage(
     renderAppDocument(
       {
         title: page.title,
-        script: page.script,
         notice,
         account: { email: who.user.email, csrf: who.csrf, section: page.section },
       },

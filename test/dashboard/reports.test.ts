@@ -37,7 +37,7 @@ describe('dashboard: reports and projects', () => {
     const res = await fresh.get('/app/reports');
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /No reports yet/);
-    assert.match(res.body, /<form method="post" action="\/app\/reports">/);
+    assert.match(res.body, /<form method="post" action="\/app\/reports" data-busy="Analysing…">/);
     assert.match(res.body, /<label for="f-url">Page URL<\/label>/);
     assert.equal(h1Count(res.body), 1);
     assert.match(res.body, /<title>Reports · Rankscope<\/title>/);

@@ -134,7 +134,7 @@ describe('dashboard websites pages', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Website www\.example\.com added\./, 'the notice');
     assert.match(page.body, /<h1>www\.example\.com<\/h1>/);
-    const snippet = /<pre class="snippet">([^<]*)<\/pre>/.exec(page.body)?.[1];
+    const snippet = /<pre class="snippet" id="snippet" data-copy="the snippet">([^<]*)<\/pre>/.exec(page.body)?.[1];
     // inject() reaches the app at localhost:80: the snippet names the origin the page was served from.
     assert.equal(
       snippet,
@@ -154,7 +154,7 @@ describe('dashboard websites pages', () => {
   test('the snippet uses the origin the request came to', async () => {
     const id = await addWebsite(me, { domain: 'snippet.example' });
     const page = await me.get(`/app/websites/${id}`, { host: 'seo.example.net', 'x-forwarded-proto': 'https' });
-    const snippet = /<pre class="snippet">([^<]*)<\/pre>/.exec(page.body)?.[1] ?? '';
+    const snippet = /<pre class="snippet" id="snippet" data-copy="the snippet">([^<]*)<\/pre>/.exec(page.body)?.[1] ?? '';
     assert.match(snippet, /src=&quot;http:\/\/seo\.example\.net\/js\/script\.js&quot;/);
     assert.match(snippet, new RegExp(`data-website=&quot;${id}&quot;`));
     assert.doesNotMatch(page.body, new RegExp(`href="/websites/${id}"`), 'private: no share link');

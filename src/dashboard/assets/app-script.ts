@@ -1,7 +1,11 @@
-// The dashboard's one script, served at /assets/app.js to the pages that ask for it. Pages work
-// without it; it only adds live progress: an element with data-poll="<url>" is refreshed from
-// that URL's JSON every 2 s while its `status` is queued or running ([data-field] children get
-// the fields of the same name), and reloads the page once it has ended.
+// The dashboard's one script, served at /assets/app.js (every page loads it, deferred). Pages
+// work without it; it only adds:
+// - live progress: an element with data-poll="<url>" is refreshed from that URL's JSON every
+//   2 s while its `status` is queued or running ([data-field] children get the fields of the
+//   same name), and the page reloads once the status has changed from data-status;
+// - a copy button after each [data-copy] element (the tracking snippet), announcing the result;
+// - a busy state on forms with data-busy="<text>": while the slow request runs (an analysis),
+//   the submit button says so and cannot be pressed twice.
 import { createHash } from 'node:crypto';
 
 export const APP_SCRIPT = `(() => {
@@ -24,6 +28,37 @@ export const APP_SCRIPT = `(() => {
       }
     };
     setTimeout(tick, 2000);
+  }
+  for (const source of document.querySelectorAll('[data-copy]')) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'button secondary';
+    button.textContent = 'Copy ' + source.getAttribute('data-copy');
+    const status = document.createElement('span');
+    status.className = 'copy-status';
+    status.setAttribute('role', 'status');
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(source.textContent);
+        status.textContent = 'Copied.';
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(source);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        status.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+      }
+    });
+    source.after(button, status);
+  }
+  for (const form of document.querySelectorAll('form[data-busy]')) {
+    form.addEventListener('submit', () => {
+      const button = form.querySelector('button[type="submit"]');
+      if (!button) return;
+      form.setAttribute('aria-busy', 'true');
+      button.textContent = form.getAttribute('data-busy');
+      setTimeout(() => { button.disabled = true; }, 0);
+    });
   }
 })();
 `;

@@ -32,8 +32,6 @@ export interface AppPage {
   account?: { email: string; csrf: string; section: Section };
   /** A notice from the step before (a flash), e.g. "Report deleted.". */
   notice?: { text: string; bad?: boolean } | null;
-  /** Pages with live progress load the one small script. */
-  script?: boolean;
 }
 
 export function renderAppDocument(page: AppPage, main: HtmlValue): string {
@@ -49,7 +47,8 @@ export function renderAppDocument(page: AppPage, main: HtmlValue): string {
 <meta name="color-scheme" content="light dark">
 <link rel="icon" href="${FAVICON}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
-${page.script ? html`<script src="${APP_SCRIPT_PATH}" defer></script>\n` : ''}</head>
+<script src="${APP_SCRIPT_PATH}" defer></script>
+</head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header app-header"><div class="wrap">

@@ -91,7 +91,7 @@ export function renderNewReportForm(form: NewReportForm): SafeHtml {
 <h2 id="new-report-title">New report</h2>
 <p>Enter the address of a page: Rankscope fetches and analyses it now, which can take a few seconds.</p>
 ${errorSummary(form.errors, 'The report was not created:')}
-<form method="post" action="/app/reports">
+<form method="post" action="/app/reports" data-busy="Analysing…">
 ${csrfField(form.csrf)}
 ${inputField({ name: 'url', label: 'Page URL', type: 'text', value: values.url, placeholder: 'https://example.com/page', autocomplete: 'url', required: true, maxlength: 2048, errors: form.errors })}
 ${selectField({ name: 'privacy', label: 'Who can open its share page', options: PRIVACY_OPTIONS, value: values.privacy ?? '1', errors: form.errors })}

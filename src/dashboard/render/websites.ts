@@ -214,7 +214,7 @@ export function renderWebsiteDetail({ website, csrf, origin, values, errors }: W
 <section class="card" aria-labelledby="snippet-title">
 <h2 id="snippet-title">Tracking snippet</h2>
 <p>Put this tag in the <code>&lt;head&gt;</code> of every page of ${website.domain}. It sets no cookie; visits then appear in the stats.</p>
-<pre class="snippet">${trackingSnippet(origin, id)}</pre>
+<pre class="snippet" id="snippet" data-copy="the snippet">${trackingSnippet(origin, id)}</pre>
 ${shareLink}
 </section>
 <section class="card" aria-labelledby="settings-title">

@@ -46,6 +46,7 @@ export const APP_STYLES = `
 .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; margin: 1rem 0; }
 .pager a { display: inline-block; padding: 0.5rem 0; }
 .secret { display: block; font-family: var(--mono); padding: 0.75rem; background: var(--subtle); border-radius: 0.375rem; overflow-wrap: anywhere; user-select: all; }
+.copy-status { margin-left: 0.75rem; color: var(--good); font-weight: 600; }
 pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.875rem; padding: 0.75rem; background: var(--subtle); border-radius: 0.375rem; }
 .table-scroll { overflow-x: auto; }
 :focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
