@@ -11,7 +11,8 @@ export const APP_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-const isApp = (path: string) => path === '/app' || path.startsWith('/app/');
+/** The dashboard's paths: its pages, and the sign-in and sign-out ones. */
+const isApp = (path: string) => path === '/app' || path.startsWith('/app/') || path === '/login' || path === '/logout';
 
 export function securityHeaders(path: string): Record<string, string> {
   const csp =

@@ -49,7 +49,7 @@ export function renderAppDocument(page: AppPage, main: HtmlValue): string {
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 <script src="${APP_SCRIPT_PATH}" defer></script>
 </head>
-<body>
+<body class="app">
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header app-header"><div class="wrap">
 <a class="brand" href="${account ? '/app/reports' : '/login'}">${LOGO}Rankscope</a>

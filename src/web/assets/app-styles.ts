@@ -4,6 +4,8 @@
 export const APP_STYLES = `
 /* Dashboard */
 
+.app .wrap { max-width: 72rem; }
+
 .skip-link { position: absolute; left: -999px; top: 0.5rem; padding: 0.5rem 1rem; background: var(--surface); color: var(--link); border-radius: var(--radius); z-index: 10; }
 .skip-link:focus { left: 0.5rem; }
 .app-header .wrap { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; }
