@@ -1,0 +1,105 @@
+// Every dashboard page, with data and empty, and a refused form of each kind, meets the page
+// rules (page-rules.ts): lang, a specific title, one h1, a label for every control, unique ids,
+// heading order, links and buttons with text, no inline script or style.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
+import { seedReport } from '../helpers/seed.js';
+import { assertDashboardPage } from './page-rules.js';
+
+describe('dashboard page rules', () => {
+  let t: TestApp;
+  let empty: DashboardClient;
+  let full: DashboardClient;
+  const ids = { report: 0, website: 0, monitor: 0, webhook: 0, crawl: 0 };
+
+  before(async () => {
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0' });
+    empty = await signedInClient(t);
+    full = await signedInClient(t);
+    const key = full.account.key;
+    ids.report = (await seedReport(t.db.handle, full.account.id, { privacy: 0 })).id;
+    await seedReport(t.db.handle, full.account.id, { url: 'https://www.example.com/other', result: 41 });
+    const call = async (url: string, form: Record<string, string>) => {
+      const res = await t.call(key, { method: 'POST', url, form });
+      assert.ok(res.statusCode === 201 || res.statusCode === 202, `${url}: ${res.statusCode} ${res.body}`);
+      return res.json().data.id as number;
+    };
+    ids.website = await call('/api/v1/websites', { domain: 'www.example.com' });
+    ids.monitor = await call('/api/v1/monitors', { report_id: String(ids.report), frequency: 'weekly' });
+    ids.webhook = await call('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: 'report.created' });
+    ids.crawl = await call('/api/v1/crawls', { url: 'http://127.0.0.1:9/' });
+  });
+  after(async () => t.close());
+
+  test('the sign-in page, fresh and after a failure', async () => {
+    assertDashboardPage((await t.app.inject({ method: 'GET', url: '/login' })).body, '/login');
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a%40example.com&password=wrong',
+    });
+    assert.equal(failed.statusCode, 401);
+    assertDashboardPage(failed.body, '/login (failed)');
+  });
+
+  const pages = () => [
+    '/app/reports',
+    `/app/reports/${ids.report}`,
+    '/app/reports?search=nothing-matches',
+    '/app/projects',
+    '/app/websites',
+    '/app/websites/new',
+    `/app/websites/${ids.website}`,
+    `/app/websites/${ids.website}/stats`,
+    '/app/monitors',
+    '/app/monitors/new',
+    `/app/monitors/${ids.monitor}`,
+    '/app/webhooks',
+    '/app/webhooks/new',
+    `/app/webhooks/${ids.webhook}`,
+    '/app/crawls',
+    `/app/crawls/${ids.crawl}`,
+    '/app/account',
+    '/app/reports/999999',
+    '/app/no-such-page',
+  ];
+
+  test('every page of an account with data', async () => {
+    for (const path of pages()) {
+      const res = await full.get(path);
+      assert.ok([200, 404].includes(res.statusCode), `${path}: ${res.statusCode}`);
+      assert.equal(res.statusCode === 404, path.includes('999999') || path.includes('no-such'), `${path}: ${res.statusCode}`);
+      assertDashboardPage(res.body, path);
+    }
+  });
+
+  test('every list of an empty account (the empty states)', async () => {
+    for (const path of ['/app/reports', '/app/projects', '/app/websites', '/app/monitors', '/app/webhooks', '/app/crawls']) {
+      const res = await empty.get(path);
+      assert.equal(res.statusCode, 200, path);
+      assertDashboardPage(res.body, `${path} (empty)`);
+    }
+  });
+
+  test('every refused form, with its messages at the fields', async () => {
+    for (const [path, fields] of [
+      ['/app/reports', { url: 'not a url' }],
+      [`/app/reports/${ids.report}`, { privacy: '2', password: '' }],
+      ['/app/websites', { domain: '' }],
+      [`/app/websites/${ids.website}`, { privacy: '7' }],
+      ['/app/monitors', { report_id: '', frequency: 'hourly' }],
+      [`/app/monitors/${ids.monitor}`, { frequency: 'hourly' }],
+      ['/app/webhooks', { url: 'ftp://x', events: '' }],
+      ['/app/crawls', { url: '' }],
+      ['/app/account/password', { current_password: 'wrong', password: 'x', password_confirmation: 'x' }],
+    ] as const) {
+      const res = await full.post(path, fields);
+      assert.equal(res.statusCode, 422, `${path}: ${res.statusCode}`);
+      assert.match(res.body, /aria-invalid="true"/, `${path}: a field is marked`);
+      assertDashboardPage(res.body, `${path} (refused)`);
+    }
+  });
+});
