@@ -66,7 +66,11 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(-
 /* (end of monitors and webhooks) */
 
 /* crawls pages */
-
-
+.crawl-status { text-transform: capitalize; }
+.crawl-facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0.5rem 1.5rem; margin: 1.25rem 0 0; }
+.crawl-facts dt { color: var(--muted); font-size: 0.875rem; font-weight: 600; }
+.crawl-facts dd { margin: 0; overflow-wrap: anywhere; }
+.crawl-detail { overflow-wrap: anywhere; min-width: 12rem; }
+.crawl-section-head .button { margin: 0; }
 /* (end of crawls) */
 `;
