@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
-import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, noBrowser, screenshot } from '../helpers/browser.js';
+import { type DashboardClient, givePassword, signedInClient, TEST_PASSWORD } from '../helpers/dashboard.js';
 import { allPages, type CrawlBody, runUntilEnded, showCrawl, startCrawl, urlset } from '../crawl/crawl-harness.js';
 
 describe('dashboard crawls pages', () => {
@@ -129,7 +131,7 @@ describe('dashboard crawls pages', () => {
 
     const list = await me.get('/app/crawls');
     assert.equal(list.statusCode, 200);
-    assert.match(list.body, new RegExp(`<a href="/app/crawls/${id}">${site.origin}/</a>`));
+    assert.match(list.body, new RegExp(`<a href="/app/crawls/${id}">${site.origin}/<span class="visually-hidden">`));
     assert.match(list.body, /Finished/);
     assert.match(list.body, new RegExp(`${finished.pages_done} / ${finished.pages_found}`));
     assert.doesNotMatch(list.body, /No crawls yet/);
@@ -225,5 +227,96 @@ describe('dashboard crawls pages', () => {
     const list = await me.get('/app/crawls?page=5');
     assert.equal(list.statusCode, 200);
     assert.match(list.body, /No crawls on this page\./);
+  });
+});
+
+describe('dashboard crawls pages past the account’s API rate limit', () => {
+  let t: TestApp;
+  after(async () => t.close());
+
+  test('the pages count against the limit like any API client, and past it answer 429 with Retry-After, not an error', async () => {
+    t = await testApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    const me = await signedInClient(t);
+    assert.equal((await me.get('/app/crawls')).statusCode, 200);
+    assert.equal((await me.get('/app/crawls')).statusCode, 200);
+    for (const path of ['/app/crawls', '/app/crawls/1', '/app/crawls/1/progress', '/app/crawls/1/pages.csv']) {
+      const res = await me.get(path);
+      assert.equal(res.statusCode, 429, path);
+      assert.match(String(res.headers['retry-after']), /^\d+$/, path);
+      assert.match(res.body, /<h1 id="page-title">Too many requests<\/h1>/, path);
+    }
+  });
+});
+
+describe('dashboard crawl page in Chromium: live progress', { skip: noBrowser }, () => {
+  let t: TestApp;
+  let site: CrawlSite;
+  let browser: Browser;
+  let base: string;
+  let account: { id: number; email: string; key: string };
+
+  before(async () => {
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0' });
+    site = await startCrawlSite({
+      '/': htmlPage({ title: 'Home', links: ['/a', '/gone'] }),
+      '/a': htmlPage({ title: 'A', links: ['/'] }),
+    });
+    account = await t.account();
+    await givePassword(t, account.id);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t.close();
+    await site.close();
+  });
+
+  async function signIn(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+    const context = await browser.newContext({ ...options, viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('#email', account.email);
+    await page.fill('#password', TEST_PASSWORD);
+    await Promise.all([page.waitForURL(`${base}/app/reports`), page.click('button[type="submit"]')]);
+    return page;
+  }
+
+  test('a queued crawl’s page polls its progress and reloads once the crawl has ended; no horizontal scroll at 360 px', async () => {
+    const page = await signIn();
+    await page.goto(`${base}/app/crawls`);
+    await page.fill('#f-url', `${site.origin}/`);
+    await Promise.all([page.waitForURL(/\/app\/crawls\/\d+$/), page.click('form.crawl-form button[type="submit"]')]);
+    const id = Number(/(\d+)$/.exec(page.url())?.[1]);
+    assert.equal(await page.getAttribute('[data-poll]', 'data-status'), 'queued');
+    assert.equal(await page.locator('h1').count(), 1);
+    const polled = page.waitForResponse((r) => r.url() === `${base}/app/crawls/${id}/progress` && r.status() === 200);
+    const ended = await runUntilEnded(t, account.key, id);
+    assert.equal(ended.status, 'finished');
+    await polled;
+    await page.waitForSelector('[data-poll][data-status="finished"]', { timeout: 15_000 });
+    assert.equal(await page.textContent('[data-field="pages_done"]'), String(ended.pages_done));
+    assert.ok((await page.locator('tr[data-issue="broken_link"]').count()) >= 1);
+    const scroll = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    assert.ok(scroll <= 0, `no horizontal scroll on a phone (${scroll}px)`);
+    await screenshot(page, 'dashboard-crawl-phone');
+    await page.goto(`${base}/app/crawls`);
+    await screenshot(page, 'dashboard-crawls-phone');
+    await page.context().close();
+  });
+
+  test('with JavaScript off the page shows the counts and a Refresh link; Export CSV downloads the file', async () => {
+    const crawl = await startCrawl(t, account.key, { url: `${site.origin}/`, sitemap: '0' });
+    const page = await signIn({ javaScriptEnabled: false });
+    await page.goto(`${base}/app/crawls/${crawl.id}`);
+    assert.equal(await page.textContent('[data-field="status"]'), 'queued');
+    await runUntilEnded(t, account.key, crawl.id);
+    await page.click('text=Refresh the counts');
+    assert.equal(await page.textContent('[data-field="status"]'), 'finished');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('a[href$="/pages.csv"]')]);
+    assert.equal(download.suggestedFilename(), `crawl-${crawl.id}-pages.csv`);
+    await page.context().close();
   });
 });

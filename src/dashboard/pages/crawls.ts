@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { documentResponse } from '../../api/openapi-responses.js';
 import { Crawl } from '../../api/schemas/crawls.js';
+import { formatWait } from '../../web/render/format.js';
 import { html } from '../../web/render/html.js';
 import type { ApiAnswer } from '../api-client.js';
 import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
@@ -33,10 +34,18 @@ const detailQuery = Type.Object({
   issues_page: Type.Optional(Type.String({ description: 'The page of the issues table (1 first)' })),
 });
 
+const RATE_LIMITED = documentResponse(
+  'Over the account’s API rate limit (the pages call the API): try again after Retry-After seconds',
+);
+
+/** A dashboard route's schema, with the 429 these pages can give (the API's rate limit). */
+function crawlsSchema(summary: string, kind: 'page' | 'form') {
+  const base = dashboardSchema(summary, kind, [429]);
+  return { ...base, response: { ...base.response, 429: RATE_LIMITED } };
+}
+
 /** The progress JSON: the API's Crawl, flat (the script reads status and the counts by name). */
 const progressResponse = Type.Ref(Crawl, { description: 'The crawl with its live counts, the API’s Crawl fields' });
-
-const EMPTY_META: ListMeta = { current_page: 1, last_page: 1, total: 0, from: null, to: null };
 
 interface Paginated<T> {
   data: T[];
@@ -63,9 +72,21 @@ function crawlId(request: FastifyRequest): string | null {
   return typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id) ? id : null;
 }
 
-function listOf<T>(answer: ApiAnswer<Paginated<T>>): Paginated<T> {
-  if (answer.status !== 200) throw new Error(`the API answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  return answer.body;
+/**
+ * The page for an API answer a page cannot show: the account's rate limit (429, with its
+ * Retry-After) is said plainly; anything else is a bug, left to the error handler (500).
+ */
+function apiRefused(request: FastifyRequest, reply: FastifyReply, answer: ApiAnswer): FastifyReply {
+  if (answer.status !== 429) throw new Error(`the API answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+  const retry = Number(answer.headers['retry-after']);
+  const seconds = Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : 60;
+  reply.header('Retry-After', String(seconds));
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Too many requests</h1>
+<p>This account has made more API requests this minute than its limit allows (the dashboard’s pages count too). Try again in ${formatWait(seconds)}.</p>
+<p><a href="/app/crawls">Back to the crawls</a></p>
+</section>`;
+  return sendAppPage(request, reply, { section: 'crawls', title: 'Too many requests', status: 429 }, main);
 }
 
 function lastValue(value: string | string[] | undefined): string | undefined {
@@ -84,7 +105,9 @@ export const crawlsPages: PageModule = (app, deps) => {
     const { csrf } = signedIn(request);
     const query = queryFields(request);
     const api = apiFor(request, deps.api);
-    const list = listOf(await api.get<Paginated<CrawlJson>>('/crawls', { per_page: LIST_PER_PAGE, page: query.page }));
+    const answer = await api.get<Paginated<CrawlJson>>('/crawls', { per_page: LIST_PER_PAGE, page: query.page });
+    if (answer.status !== 200) return apiRefused(request, reply, answer);
+    const list = answer.body;
     return sendAppPage(
       request,
       reply,
@@ -97,7 +120,7 @@ export const crawlsPages: PageModule = (app, deps) => {
     '/crawls',
     {
       schema: {
-        ...dashboardSchema('Crawls (site audits): the list, newest first, and the form to start one', 'page'),
+        ...crawlsSchema('Crawls (site audits): the list, newest first, and the form to start one', 'page'),
         querystring: listQuery,
       },
     },
@@ -107,7 +130,7 @@ export const crawlsPages: PageModule = (app, deps) => {
   app.post(
     '/crawls',
     {
-      schema: dashboardSchema(
+      schema: crawlsSchema(
         'Start a crawl (url, max_pages, sitemap 0/1): 303 to its page; 422 with the API’s message at each field',
         'form',
       ),
@@ -142,7 +165,7 @@ export const crawlsPages: PageModule = (app, deps) => {
     '/crawls/:id',
     {
       schema: {
-        ...dashboardSchema('A crawl: status, live counts, issues and pages', 'page'),
+        ...crawlsSchema('A crawl: status, live counts, issues and pages', 'page'),
         params: idParams,
         querystring: detailQuery,
       },
@@ -153,16 +176,16 @@ export const crawlsPages: PageModule = (app, deps) => {
       const api = apiFor(request, deps.api);
       const shown = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
       if (shown.status === 404) return notFoundAppPage(request, reply);
-      if (shown.status !== 200) throw new Error(`the API answered ${shown.status}`);
+      if (shown.status !== 200) return apiRefused(request, reply, shown);
       const crawl = shown.body.data;
       const query = queryFields(request);
       const [issues, pages] = await Promise.all([
         api.get<Paginated<CrawlIssueJson>>(`/crawls/${id}/issues`, { per_page: ISSUES_PER_PAGE, page: query.issues_page }),
         api.get<Paginated<CrawlPageJson>>(`/crawls/${id}/pages`, { per_page: PAGES_PER_PAGE, page: query.page }),
       ]);
-      // Cancelled between the calls is fine; deleted cannot happen (crawls are not deleted).
-      const issueList = issues.status === 200 ? issues.body : { data: [], meta: EMPTY_META };
-      const pageList = pages.status === 200 ? pages.body : { data: [], meta: EMPTY_META };
+      for (const answer of [issues, pages]) if (answer.status !== 200) return apiRefused(request, reply, answer);
+      const issueList = issues.body;
+      const pageList = pages.body;
       return sendAppPage(
         request,
         reply,
@@ -190,7 +213,7 @@ export const crawlsPages: PageModule = (app, deps) => {
         security: [],
         params: idParams,
         response: {
-          ...dashboardSchema('', 'page').response,
+          ...crawlsSchema('', 'page').response,
           200: progressResponse,
         },
       },
@@ -200,7 +223,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       if (id === null) return notFoundAppPage(request, reply);
       const shown = await apiFor(request, deps.api).get<{ data: CrawlJson }>(`/crawls/${id}`);
       if (shown.status === 404) return notFoundAppPage(request, reply);
-      if (shown.status !== 200) throw new Error(`the API answered ${shown.status}`);
+      if (shown.status !== 200) return apiRefused(request, reply, shown);
       return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(shown.body.data);
     },
   );
@@ -214,7 +237,7 @@ export const crawlsPages: PageModule = (app, deps) => {
         security: [],
         params: idParams,
         response: {
-          ...dashboardSchema('', 'page').response,
+          ...crawlsSchema('', 'page').response,
           200: documentResponse('The CSV file: a header line, then one line per page (CRLF)', 'text/csv'),
         },
       },
@@ -224,7 +247,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       if (id === null) return notFoundAppPage(request, reply);
       const csv = await apiFor(request, deps.api).get(`/crawls/${id}/pages`, { format: 'csv' });
       if (csv.status === 404) return notFoundAppPage(request, reply);
-      if (csv.status !== 200) throw new Error(`the API answered ${csv.status}`);
+      if (csv.status !== 200) return apiRefused(request, reply, csv);
       const disposition = csv.headers['content-disposition'];
       return reply
         .code(200)
@@ -240,17 +263,23 @@ export const crawlsPages: PageModule = (app, deps) => {
 
   app.post(
     '/crawls/:id/cancel',
-    { schema: { ...dashboardSchema('Cancel a crawl: no fetch starts after it; its reports stay', 'form'), params: idParams } },
+    {
+      schema: {
+        ...crawlsSchema('Cancel a crawl: no fetch starts after it; its reports stay', 'form'),
+        params: idParams,
+      },
+    },
     async (request, reply) => {
       const id = crawlId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const api = apiFor(request, deps.api);
       const before = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
       if (before.status === 404) return notFoundAppPage(request, reply);
+      if (before.status !== 200) return apiRefused(request, reply, before);
       const answer = await api.delete<{ data: CrawlJson }>(`/crawls/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status !== 200) return redirectWithNotice(reply, `/app/crawls/${id}`, 'The crawl could not be cancelled.', true);
-      const wasActive = before.status === 200 && ['queued', 'running'].includes(before.body.data.status);
+      const wasActive = ['queued', 'running'].includes(before.body.data.status);
       return redirectWithNotice(
         reply,
         `/app/crawls/${id}`,

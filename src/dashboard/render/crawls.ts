@@ -153,12 +153,12 @@ export function crawlsListMain(options: {
 <p>Start one with the form below.</p></section>`
       : html`<section class="card" aria-labelledby="list-title">
 <h2 id="list-title">Your crawls</h2>
-<div class="table-scroll"><table class="data-table">
+<div class="table-scroll crawl-scroll"><table class="data-table crawl-list">
 <caption class="visually-hidden">Crawls, newest first</caption>
 <thead><tr><th scope="col">Start page</th><th scope="col">Status</th><th scope="col">Pages done / found</th><th scope="col">Issues</th><th scope="col">Score</th><th scope="col">Started</th><th scope="col">Finished</th></tr></thead>
 <tbody>${crawls.map(
           (c) => html`<tr>
-<th scope="row"><a href="/app/crawls/${c.id}">${truncate(c.url, MAX_URL)}</a></th>
+<th scope="row" class="crawl-url"><a href="/app/crawls/${c.id}">${truncate(c.url, MAX_URL)}<span class="visually-hidden"> (the crawl’s page)</span></a></th>
 <td>${statusWord(c.status)}</td>
 <td class="num">${c.pages_done} / ${c.pages_found}${c.pages_failed > 0 ? html` <span class="muted">(${c.pages_failed} failed)</span>` : ''}</td>
 <td class="num">${isActive(c.status) ? html`<span class="muted">when it ends</span>` : c.issues}</td>
@@ -202,14 +202,14 @@ function issuesSection(issues: CrawlIssueJson[], meta: ListMeta, crawl: CrawlJso
       ? isActive(crawl.status)
         ? html`<p>Issues are found once the crawl has ended.</p>`
         : html`<p>No site-level issues found${crawl.status === 'finished' ? '' : ' (the crawl did not finish)'}.</p>`
-      : html`<div class="table-scroll"><table class="data-table crawl-issues">
+      : html`<div class="table-scroll crawl-scroll"><table class="data-table crawl-issues">
 <caption class="visually-hidden">Site-level issues, most severe first</caption>
 <thead><tr><th scope="col">Issue</th><th scope="col">Severity</th><th scope="col">URL</th><th scope="col">Detail</th></tr></thead>
 <tbody>${issues.map(
           (i) => html`<tr data-issue="${i.type}">
 <th scope="row">${ISSUE_WORDS[i.type] ?? i.type}</th>
 <td><span class="badge band-${SEVERITY_BANDS[i.severity] ?? 'decent'}">${SEVERITY_ICONS[i.severity] ?? ''}${i.severity}</span></td>
-<td>${urlText(i.url)}</td>
+<td class="crawl-url">${urlText(i.url)}</td>
 <td class="crawl-detail">${truncate(i.detail, 600)}</td>
 </tr>`,
         )}</tbody>
@@ -232,12 +232,12 @@ function pagesSection(pages: CrawlPageJson[], meta: ListMeta, crawl: CrawlJson, 
       ? meta.current_page > 1
         ? html`<p>No pages on this page of the list. <a href="/app/crawls/${crawl.id}">Back to the first page of URLs</a></p>`
         : html`<p>No pages recorded yet.${isActive(crawl.status) ? ' They appear here as the crawl finds them: refresh the page.' : ''}</p>`
-      : html`<div class="table-scroll"><table class="data-table crawl-pages">
+      : html`<div class="table-scroll crawl-scroll"><table class="data-table crawl-pages">
 <caption class="visually-hidden">The URLs the crawl recorded, in discovery order</caption>
 <thead><tr><th scope="col">URL</th><th scope="col">HTTP status</th><th scope="col">Score</th><th scope="col">Depth</th><th scope="col">In sitemap</th><th scope="col">Indexable</th><th scope="col">Note</th></tr></thead>
 <tbody>${pages.map(
           (p) => html`<tr>
-<th scope="row">${urlText(p.url)}</th>
+<th scope="row" class="crawl-url">${urlText(p.url)}</th>
 <td>${pageStatus(p)}</td>
 <td class="num">${
             p.report_id !== null
@@ -274,7 +274,7 @@ export function crawlDetailMain(options: {
   const self = `/app/crawls/${crawl.id}`;
   const keepForIssues: Record<string, string> = options.query.page ? { page: options.query.page } : {};
   const keepForPages: Record<string, string> = options.query.issues_page ? { issues_page: options.query.issues_page } : {};
-  return html`<div class="page-head"><h1>Crawl of ${truncate(crawl.url, MAX_URL)}</h1>
+  return html`<div class="page-head"><h1 class="crawl-title">Crawl of ${truncate(crawl.url, MAX_URL)}</h1>
 <div class="actions">${active ? postButton(`${self}/cancel`, 'Cancel the crawl', csrf, { danger: true }) : ''}<a href="/app/crawls">All crawls</a></div></div>
 <section class="card" aria-labelledby="progress-title">
 <h2 id="progress-title">Progress</h2>
@@ -298,7 +298,6 @@ ${
 <dl class="crawl-facts">
 <div><dt>Start page</dt><dd>${urlText(crawl.url)}</dd></div>
 <div><dt>Most pages</dt><dd>${crawl.max_pages}</dd></div>
-<div><dt>Score</dt><dd>${scoreBadge(crawl.result, options.bands)}</dd></div>
 <div><dt>Started</dt><dd>${when(crawl.started_at)}</dd></div>
 <div><dt>Finished</dt><dd>${when(crawl.finished_at)}</dd></div>
 </dl>
