@@ -19,12 +19,14 @@ describe('dashboard crawls pages', () => {
   let finished: CrawlBody;
 
   before(async () => {
-    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0', CRAWL_MAX_PAGES: '40' });
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0', CRAWL_MAX_PAGES: '100' });
     site = await startCrawlSite({
       '/': htmlPage({ title: 'Home of widgets', links: ['/a', '/b', '/missing'] }),
       '/a': htmlPage({ title: 'Page A', links: ['/'] }),
       '/b': htmlPage({ title: 'Page B', links: ['/', '/a'] }),
       '/orphan': htmlPage({ title: 'Orphan', links: ['/'] }),
+      // 55 broken links: 56 URL rows and 55 issues, so both tables have a second page.
+      '/many': htmlPage({ title: 'Many links', links: Array.from({ length: 55 }, (_, i) => `/gone-${i}`) }),
     });
     // A sitemap listing a page no link reaches: only a crawl that reads sitemaps records it.
     site.set({ '/sitemap.xml': urlset([`${site.origin}/`, `${site.origin}/orphan`]) });
@@ -57,7 +59,7 @@ describe('dashboard crawls pages', () => {
 
   test('a refused form: 422 with the API’s message at each field, the values kept, nothing stored or fetched', async () => {
     const requests = site.requests.length;
-    const res = await me.post('/app/crawls', { url: 'ftp://127.0.0.1/', max_pages: '41', sitemap: ['0', '1'] });
+    const res = await me.post('/app/crawls', { url: 'ftp://127.0.0.1/', max_pages: '101', sitemap: ['0', '1'] });
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /<title>Start a crawl · Rankscope<\/title>/);
     assert.match(res.body, /role="alert"/);
@@ -66,7 +68,7 @@ describe('dashboard crawls pages', () => {
       /id="f-url" name="url" type="text" value="ftp:\/\/127\.0\.0\.1\/"[^>]* aria-invalid="true" aria-describedby="f-url-hint f-url-error"/,
     );
     assert.match(res.body, /<p class="error" id="f-url-error">.*The url must be a valid URL\.<\/p>/);
-    assert.match(res.body, /<p class="error" id="f-max_pages-error">.*The max pages must not be greater than 40\.<\/p>/);
+    assert.match(res.body, /<p class="error" id="f-max_pages-error">.*The max pages must not be greater than 100\.<\/p>/);
     const zero = await me.post('/app/crawls', { url: `${site.origin}/`, max_pages: '0', sitemap: '0' });
     assert.equal(zero.statusCode, 422);
     assert.match(zero.body, /The max pages must be at least 1\./);
@@ -166,7 +168,7 @@ describe('dashboard crawls pages', () => {
     const id = Number(/(\d+)$/.exec(String(res.headers.location))?.[1]);
     const ended = await runUntilEnded(t, me.account.key, id);
     assert.equal(ended.status, 'finished');
-    assert.equal(ended.max_pages, 40, 'empty max_pages: the default, capped by CRAWL_MAX_PAGES');
+    assert.equal(ended.max_pages, 100, 'empty max_pages: the default');
     const rows = await allPages(t, me.account.key, id);
     assert.ok(rows.length > 0);
     assert.ok(!rows.some((r) => r.url === `${site.origin}/orphan` || r.in_sitemap), 'no URL from the sitemap');
@@ -218,6 +220,50 @@ describe('dashboard crawls pages', () => {
     assert.match(list.body, /No crawls yet/);
     assert.equal((await apiList(other.account.key)).meta.total, 0);
     assert.equal((await runUntilEnded(t, me.account.key, queued.id)).status, 'finished');
+  });
+
+  test('paging: the URL and issue tables page on their own (50 rows a page), each keeping the other’s page', async () => {
+    const crawl = await startCrawl(t, me.account.key, { url: `${site.origin}/many`, sitemap: '0', max_pages: '100' });
+    const ended = await runUntilEnded(t, me.account.key, crawl.id);
+    assert.equal(ended.pages_found, 56);
+    assert.equal(ended.issues, 55);
+    const urlRows = (body: string) => body.match(/<th scope="row" class="crawl-url">/g)?.length ?? 0;
+    const issueRows = (body: string) => body.match(/<tr data-issue="broken_link">/g)?.length ?? 0;
+    const first = await me.get(`/app/crawls/${crawl.id}`);
+    assert.equal(urlRows(first.body), 50);
+    assert.equal(issueRows(first.body), 50);
+    assert.match(first.body, new RegExp(`<a href="/app/crawls/${crawl.id}\\?page=2" rel="next">Next page of URLs</a>`));
+    assert.match(first.body, new RegExp(`<a href="/app/crawls/${crawl.id}\\?issues_page=2" rel="next">Next page of issues</a>`));
+    assert.match(first.body, /Page 1 of 2 \(56 URLs in all\)/);
+    const second = await me.get(`/app/crawls/${crawl.id}?page=2`);
+    assert.equal(urlRows(second.body), 6);
+    assert.equal(issueRows(second.body), 50);
+    assert.match(second.body, new RegExp(`<a href="/app/crawls/${crawl.id}\\?page=1" rel="prev">Previous page of URLs</a>`));
+    assert.match(
+      second.body,
+      new RegExp(`<a href="/app/crawls/${crawl.id}\\?page=2&amp;issues_page=2" rel="next">Next page of issues</a>`),
+    );
+    const both = await me.get(`/app/crawls/${crawl.id}?page=2&issues_page=2`);
+    assert.equal(urlRows(both.body), 6);
+    assert.equal(issueRows(both.body), 5);
+  });
+
+  test('paging: the list of crawls, 25 a page', async () => {
+    const lister = await signedInClient(t);
+    const ids: number[] = [];
+    for (let i = 0; i < 26; i++)
+      ids.push((await startCrawl(t, lister.account.key, { url: `${site.origin}/a`, sitemap: '0' })).id);
+    // Cancelled at once: nothing of them runs in the later drains.
+    for (const id of ids)
+      assert.equal((await t.call(lister.account.key, { method: 'DELETE', url: `/api/v1/crawls/${id}` })).statusCode, 200);
+    const first = await lister.get('/app/crawls');
+    assert.equal(first.body.match(/<th scope="row" class="crawl-url">/g)?.length, 25);
+    assert.match(first.body, /<a href="\/app\/crawls\?page=2" rel="next">Next page of crawls<\/a>/);
+    assert.ok(first.body.includes(`href="/app/crawls/${ids[25]}"`), 'newest first');
+    const second = await lister.get('/app/crawls?page=2');
+    assert.equal(second.body.match(/<th scope="row" class="crawl-url">/g)?.length, 1);
+    assert.ok(second.body.includes(`href="/app/crawls/${ids[0]}"`));
+    assert.match(second.body, /Cancelled/);
   });
 
   test('paging: a page past the end of the URL table says so and links back', async () => {

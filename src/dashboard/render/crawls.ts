@@ -89,16 +89,17 @@ function scoreBadge(score: number | null, bands: AnalysisConfig['bands']): HtmlV
 }
 
 /** A link to a page of the list, keeping the other query fields. */
-function pagerLinks(base: string, param: string, meta: ListMeta, label: string, keep: Record<string, string> = {}): HtmlValue {
+/** Previous / next links of a list (`noun`: what it lists, so each pager's links say where they go). */
+function pagerLinks(base: string, param: string, meta: ListMeta, noun: string, keep: Record<string, string> = {}): HtmlValue {
   if (meta.last_page <= 1) return '';
   const href = (page: number) => {
     const query = new URLSearchParams({ ...keep, [param]: String(page) });
     return `${base}?${query.toString()}`;
   };
-  return html`<nav class="pager" aria-label="${label}">
-${meta.current_page > 1 ? html`<a href="${href(meta.current_page - 1)}" rel="prev">Previous page</a>` : html`<span></span>`}
-<span>Page ${meta.current_page} of ${meta.last_page} (${meta.total} in all)</span>
-${meta.current_page < meta.last_page ? html`<a href="${href(meta.current_page + 1)}" rel="next">Next page</a>` : html`<span></span>`}
+  return html`<nav class="pager" aria-label="Pages of ${noun}">
+${meta.current_page > 1 ? html`<a href="${href(meta.current_page - 1)}" rel="prev">Previous page of ${noun}</a>` : html`<span></span>`}
+<span>Page ${meta.current_page} of ${meta.last_page} (${meta.total} ${noun} in all)</span>
+${meta.current_page < meta.last_page ? html`<a href="${href(meta.current_page + 1)}" rel="next">Next page of ${noun}</a>` : html`<span></span>`}
 </nav>`;
 }
 
@@ -168,7 +169,7 @@ export function crawlsListMain(options: {
 </tr>`,
         )}</tbody>
 </table></div>
-${pagerLinks('/app/crawls', 'page', meta, 'Pages of crawls')}
+${pagerLinks('/app/crawls', 'page', meta, 'crawls')}
 </section>`;
   return html`<div class="page-head"><h1>Crawls</h1></div>
 ${list}
@@ -214,7 +215,7 @@ function issuesSection(issues: CrawlIssueJson[], meta: ListMeta, crawl: CrawlJso
 </tr>`,
         )}</tbody>
 </table></div>
-${pagerLinks(`/app/crawls/${crawl.id}`, 'issues_page', meta, 'Pages of issues', keep)}`;
+${pagerLinks(`/app/crawls/${crawl.id}`, 'issues_page', meta, 'issues', keep)}`;
   return html`<section class="card" aria-labelledby="issues-title">
 <h2 id="issues-title">Issues${issues.length > 0 ? html` <span class="muted">(${meta.total})</span>` : ''}</h2>
 ${body}
@@ -251,7 +252,7 @@ function pagesSection(pages: CrawlPageJson[], meta: ListMeta, crawl: CrawlJson, 
 </tr>`,
         )}</tbody>
 </table></div>
-${pagerLinks(`/app/crawls/${crawl.id}`, 'page', meta, 'Pages of URLs', keep)}`;
+${pagerLinks(`/app/crawls/${crawl.id}`, 'page', meta, 'URLs', keep)}`;
   return html`<section class="card" aria-labelledby="pages-title">
 <div class="section-head crawl-section-head"><h2 id="pages-title">Pages${pages.length > 0 ? html` <span class="muted">(${meta.total})</span>` : ''}</h2>
 <a class="button secondary" href="/app/crawls/${crawl.id}/pages.csv" download>Export CSV<span class="visually-hidden"> of every page of this crawl</span></a></div>
