@@ -9,6 +9,7 @@ import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, noBrowser, screenshot } from '../helpers/browser.js';
 import { type DashboardClient, givePassword, signedInClient, TEST_PASSWORD } from '../helpers/dashboard.js';
+import { until } from '../helpers/wait.js';
 import { allPages, type CrawlBody, runUntilEnded, showCrawl, startCrawl, urlset } from '../crawl/crawl-harness.js';
 
 describe('dashboard crawls pages', () => {
@@ -193,6 +194,38 @@ describe('dashboard crawls pages', () => {
     assert.equal(again.statusCode, 303);
     assert.match((await me.get(`/app/crawls/${finished.id}`)).body, /The crawl had already ended \(finished\)\./);
     assert.equal((await showCrawl(t, me.account.key, finished.id)).status, 'finished');
+  });
+
+  test('a running crawl: the page and the progress JSON say running, with the cancel button; cancelling stops it', async () => {
+    // Each answer takes a while, and once the crawl runs the site holds every answer back.
+    const slow = await startCrawlSite(
+      { '/': htmlPage({ title: 'Slow home', links: ['/1', '/2', '/3'] }), '/1': htmlPage(), '/2': htmlPage(), '/3': htmlPage() },
+      { delayMs: 100 },
+    );
+    const crawl = await startCrawl(t, me.account.key, { url: `${slow.origin}/`, sitemap: '0' });
+    const draining = t.services.jobs.drain();
+    let release = () => {};
+    try {
+      await until(async () => (await me.get(`/app/crawls/${crawl.id}/progress`)).json().status === 'running', {
+        what: 'the crawl to run',
+      });
+      release = slow.hold();
+      const page = await me.get(`/app/crawls/${crawl.id}`);
+      assert.match(page.body, new RegExp(`data-poll="/app/crawls/${crawl.id}/progress" data-status="running"`));
+      assert.match(page.body, /data-field="status">running</);
+      assert.match(page.body, /The counts update by themselves while the crawl runs\./);
+      assert.match(page.body, /Issues are found once the crawl has ended\./);
+      const res = await me.post(`/app/crawls/${crawl.id}/cancel`);
+      assert.equal(res.statusCode, 303);
+      assert.equal((await me.get(`/app/crawls/${crawl.id}/progress`)).json().status, 'cancelled');
+    } finally {
+      release();
+    }
+    await draining;
+    await t.services.jobs.drain();
+    await slow.close();
+    assert.equal((await showCrawl(t, me.account.key, crawl.id)).status, 'cancelled');
+    assert.match((await me.get(`/app/crawls/${crawl.id}`)).body, /Crawl cancelled\. Its reports so far stay\./);
   });
 
   test('another account’s crawl (and an unknown id) is a 404 on the page, progress, CSV and cancel, and nothing changes', async () => {

@@ -6,6 +6,7 @@ import { bandOf } from '../../analysis/score.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../web/render/format.js';
 import { BAND_ICONS, BAND_WORDS } from '../../web/render/gauge.js';
 import { html, type HtmlValue, safeHref, type SafeHtml } from '../../web/render/html.js';
+import { ICON_FAIL, ICON_WARN } from '../../web/render/icons.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
 
 export interface CrawlJson {
@@ -176,8 +177,9 @@ ${list}
 ${startCrawlForm(options.csrf, options.form, options.errors)}`;
 }
 
-const SEVERITY_BANDS: Record<string, string> = { high: 'bad', medium: 'decent', low: 'good' };
-const SEVERITY_ICONS: Record<string, SafeHtml> = { high: BAND_ICONS.bad, medium: BAND_ICONS.decent, low: BAND_ICONS.good };
+/** The badge class of a severity (low: grey, never the "pass" green) and its icon, beside its word. */
+const SEVERITY_CLASSES: Record<string, string> = { high: 'band-bad', medium: 'band-decent', low: 'severity-low' };
+const SEVERITY_ICONS: Record<string, SafeHtml> = { high: ICON_FAIL, medium: ICON_WARN, low: ICON_WARN };
 
 const ISSUE_WORDS: Record<string, string> = {
   broken_link: 'Broken link',
@@ -209,7 +211,7 @@ function issuesSection(issues: CrawlIssueJson[], meta: ListMeta, crawl: CrawlJso
 <tbody>${issues.map(
           (i) => html`<tr data-issue="${i.type}">
 <th scope="row">${ISSUE_WORDS[i.type] ?? i.type}</th>
-<td><span class="badge band-${SEVERITY_BANDS[i.severity] ?? 'decent'}">${SEVERITY_ICONS[i.severity] ?? ''}${i.severity}</span></td>
+<td><span class="badge ${SEVERITY_CLASSES[i.severity] ?? 'band-decent'}">${SEVERITY_ICONS[i.severity] ?? ICON_WARN}${i.severity}</span></td>
 <td class="crawl-url">${urlText(i.url)}</td>
 <td class="crawl-detail">${truncate(i.detail, 600)}</td>
 </tr>`,

@@ -67,6 +67,7 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(-
 
 /* crawls pages */
 .crawl-status { text-transform: capitalize; }
+.severity-low { --band: var(--muted); --band-bg: var(--subtle); }
 .crawl-title { overflow-wrap: anywhere; }
 .crawl-facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0.5rem 1.5rem; margin: 1.25rem 0 0; }
 .crawl-facts dt { color: var(--muted); font-size: 0.875rem; font-weight: 600; }
