@@ -64,6 +64,7 @@ describe('dashboard crawls pages', () => {
     assert.equal(res.statusCode, 422);
     assert.match(res.body, /<title>Start a crawl · Rankscope<\/title>/);
     assert.match(res.body, /role="alert"/);
+    assert.ok(res.body.indexOf('id="start"') < res.body.indexOf('No crawls yet'), 'the refused form comes first');
     assert.match(
       res.body,
       /id="f-url" name="url" type="text" value="ftp:\/\/127\.0\.0\.1\/"[^>]* aria-invalid="true" aria-describedby="f-url-hint f-url-error"/,

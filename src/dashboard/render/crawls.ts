@@ -105,7 +105,7 @@ ${meta.current_page < meta.last_page ? html`<a href="${href(meta.current_page + 
 }
 
 export function startCrawlForm(csrf: string, form: CrawlForm, errors: FieldErrors | undefined): SafeHtml {
-  return html`<section class="card" aria-labelledby="start-title">
+  return html`<section class="card" id="start" aria-labelledby="start-title">
 <h2 id="start-title">Start a crawl</h2>
 ${errorSummary(errors)}
 <form method="post" action="/app/crawls" class="crawl-form">
@@ -146,6 +146,7 @@ export function crawlsListMain(options: {
   bands: AnalysisConfig['bands'];
 }): SafeHtml {
   const { crawls, meta } = options;
+  // A refused form comes first, so its messages are the first thing seen.
   const list =
     crawls.length === 0
       ? meta.current_page > 1
@@ -172,9 +173,10 @@ export function crawlsListMain(options: {
 </table></div>
 ${pagerLinks('/app/crawls', 'page', meta, 'crawls')}
 </section>`;
-  return html`<div class="page-head"><h1>Crawls</h1></div>
-${list}
-${startCrawlForm(options.csrf, options.form, options.errors)}`;
+  return html`<div class="page-head"><h1>Crawls</h1>${crawls.length > 0 ? html`<div class="actions"><a class="button" href="#start">Start a crawl</a></div>` : ''}</div>
+${options.errors ? '' : list}
+${startCrawlForm(options.csrf, options.form, options.errors)}
+${options.errors ? list : ''}`;
 }
 
 /** The badge class of a severity (low: grey, never the "pass" green) and its icon, beside its word. */
