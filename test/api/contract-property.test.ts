@@ -278,9 +278,11 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
   }
 
   // Event collection is not Laravel input (no 422s, no key): test/tracking/collect.test.ts covers its answers.
+  // Dashboard pages of one resource (/app/…/{id}) need a session first (without one they answer
+  // 303): test/dashboard/ covers them, and the response contract holds those answers to the document.
   const operations = (): [string, string, Json][] =>
     Object.entries(doc.paths as Record<string, Json>)
-      .filter(([path]) => path !== '/api/event')
+      .filter(([path]) => path !== '/api/event' && !(path.startsWith('/app/') && path.includes('{')))
       .flatMap(([path, item]) =>
         Object.entries(item).map(([method, op]) => [path, method, op as Json] as [string, string, Json]),
       );

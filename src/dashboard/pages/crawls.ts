@@ -1,4 +1,290 @@
-// The crawls pages (being built).
+// Crawls (site audits): the list and the "Start a crawl" form, one crawl's live progress (a
+// JSON of its counts for the dashboard's script), its issues and pages, the CSV export and
+// cancelling. Every read and write goes through /api/v1/crawls (docs/api.md "Crawls"), so
+// its validation, messages and account scoping apply unchanged.
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { documentResponse } from '../../api/openapi-responses.js';
+import { Crawl } from '../../api/schemas/crawls.js';
+import { formatWait } from '../../web/render/format.js';
+import { html } from '../../web/render/html.js';
+import type { ApiAnswer } from '../api-client.js';
+import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
+import {
+  type CrawlForm,
+  type CrawlIssueJson,
+  type CrawlJson,
+  type CrawlPageJson,
+  crawlDetailMain,
+  crawlsListMain,
+  type ListMeta,
+} from '../render/crawls.js';
+import type { FieldErrors } from '../render/forms.js';
+import { dashboardSchema } from '../route-schema.js';
 
-export const crawlsPages: PageModule = () => {};
+const LIST_PER_PAGE = 25;
+const PAGES_PER_PAGE = 50;
+const ISSUES_PER_PAGE = 50;
+
+const idParams = Type.Object({ id: Type.String() });
+const listQuery = Type.Object({ page: Type.Optional(Type.String({ description: 'The page of the list (1 first)' })) });
+const detailQuery = Type.Object({
+  page: Type.Optional(Type.String({ description: 'The page of the URL table (1 first)' })),
+  issues_page: Type.Optional(Type.String({ description: 'The page of the issues table (1 first)' })),
+});
+
+const RATE_LIMITED = documentResponse(
+  'Over the account’s API rate limit (the pages call the API): try again after Retry-After seconds',
+);
+
+/** A dashboard route's schema, with the 429 these pages can give (the API's rate limit). */
+function crawlsSchema(summary: string, kind: 'page' | 'form') {
+  const base = dashboardSchema(summary, kind, [429]);
+  return { ...base, response: { ...base.response, 429: RATE_LIMITED } };
+}
+
+/** The progress JSON: the API's Crawl, flat (the script reads status and the counts by name). */
+const progressResponse = Type.Ref(Crawl, { description: 'The crawl with its live counts, the API’s Crawl fields' });
+
+interface Paginated<T> {
+  data: T[];
+  meta: ListMeta;
+}
+
+/**
+ * The dashboard's 404 (the same page routes.ts answers: importing it from there would make an
+ * import cycle, since routes.ts registers this module).
+ */
+function notFoundAppPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Not found</h1>
+<p>There is nothing here, or it belongs to another account.</p>
+<p><a href="/app/reports">Back to your reports</a></p>
+</section>`;
+  return sendAppPage(request, reply, { section: 'crawls', title: 'Not found', status: 404 }, main);
+}
+
+/** A crawl id of the path: digits only, else nothing (a dashboard 404). */
+function crawlId(request: FastifyRequest): string | null {
+  const params = request.params;
+  const id = params && typeof params === 'object' && 'id' in params ? params.id : undefined;
+  return typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id) ? id : null;
+}
+
+/**
+ * The page for an API answer a page cannot show: the account's rate limit (429, with its
+ * Retry-After) is said plainly; anything else is a bug, left to the error handler (500).
+ */
+function apiRefused(request: FastifyRequest, reply: FastifyReply, answer: ApiAnswer): FastifyReply {
+  if (answer.status !== 429) throw new Error(`the API answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+  const retry = Number(answer.headers['retry-after']);
+  const seconds = Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : 60;
+  reply.header('Retry-After', String(seconds));
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Too many requests</h1>
+<p>This account has made more API requests this minute than its limit allows (the dashboard’s pages count too). Try again in ${formatWait(seconds)}.</p>
+<p><a href="/app/crawls">Back to the crawls</a></p>
+</section>`;
+  return sendAppPage(request, reply, { section: 'crawls', title: 'Too many requests', status: 429 }, main);
+}
+
+function lastValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+export const crawlsPages: PageModule = (app, deps) => {
+  const bands = deps.config.bands;
+
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: CrawlForm = {},
+    errors?: FieldErrors,
+  ): Promise<FastifyReply> {
+    const { csrf } = signedIn(request);
+    const query = queryFields(request);
+    const api = apiFor(request, deps.api);
+    const answer = await api.get<Paginated<CrawlJson>>('/crawls', { per_page: LIST_PER_PAGE, page: query.page });
+    if (answer.status !== 200) return apiRefused(request, reply, answer);
+    const list = answer.body;
+    return sendAppPage(
+      request,
+      reply,
+      { section: 'crawls', title: errors ? 'Start a crawl' : 'Crawls', status: errors ? 422 : 200 },
+      crawlsListMain({ crawls: list.data, meta: list.meta, csrf, form, errors, bands }),
+    );
+  }
+
+  app.get(
+    '/crawls',
+    {
+      schema: {
+        ...crawlsSchema('Crawls (site audits): the list, newest first, and the form to start one', 'page'),
+        querystring: listQuery,
+      },
+    },
+    async (request, reply) => listPage(request, reply),
+  );
+
+  app.post(
+    '/crawls',
+    {
+      schema: crawlsSchema(
+        'Start a crawl (url, max_pages, sitemap 0/1): 303 to its page; 422 with the API’s message at each field',
+        'form',
+      ),
+    },
+    async (request, reply) => {
+      const fields = formFields(request);
+      const body = {
+        url: lastValue(fields.url) ?? '',
+        max_pages: lastValue(fields.max_pages) ?? '',
+        sitemap: lastValue(fields.sitemap) ?? '0',
+      };
+      const answer = await apiFor(request, deps.api).post<{ data: CrawlJson; errors?: FieldErrors; message?: string }>(
+        '/crawls',
+        body,
+      );
+      if (answer.status === 202) {
+        return redirectWithNotice(reply, `/app/crawls/${answer.body.data.id}`, 'Crawl started. Its counts update while it runs.');
+      }
+      if (answer.status === 422) {
+        return listPage(
+          request,
+          reply,
+          { url: body.url, max_pages: body.max_pages, sitemap: body.sitemap !== '0' },
+          answer.body.errors,
+        );
+      }
+      return redirectWithNotice(reply, '/app/crawls', answer.body?.message ?? 'The crawl could not be started.', true);
+    },
+  );
+
+  app.get(
+    '/crawls/:id',
+    {
+      schema: {
+        ...crawlsSchema('A crawl: status, live counts, issues and pages', 'page'),
+        params: idParams,
+        querystring: detailQuery,
+      },
+    },
+    async (request, reply) => {
+      const id = crawlId(request);
+      if (id === null) return notFoundAppPage(request, reply);
+      const api = apiFor(request, deps.api);
+      const shown = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
+      if (shown.status === 404) return notFoundAppPage(request, reply);
+      if (shown.status !== 200) return apiRefused(request, reply, shown);
+      const crawl = shown.body.data;
+      const query = queryFields(request);
+      const [issues, pages] = await Promise.all([
+        api.get<Paginated<CrawlIssueJson>>(`/crawls/${id}/issues`, { per_page: ISSUES_PER_PAGE, page: query.issues_page }),
+        api.get<Paginated<CrawlPageJson>>(`/crawls/${id}/pages`, { per_page: PAGES_PER_PAGE, page: query.page }),
+      ]);
+      for (const answer of [issues, pages]) if (answer.status !== 200) return apiRefused(request, reply, answer);
+      const issueList = issues.body;
+      const pageList = pages.body;
+      return sendAppPage(
+        request,
+        reply,
+        { section: 'crawls', title: `Crawl of ${crawl.project}`, script: true },
+        crawlDetailMain({
+          crawl,
+          csrf: signedIn(request).csrf,
+          issues: issueList.data,
+          issuesMeta: issueList.meta,
+          pages: pageList.data,
+          pagesMeta: pageList.meta,
+          query,
+          bands,
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/crawls/:id/progress',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: "A crawl's live counts in JSON (the API's Crawl fields), for the page's script",
+        security: [],
+        params: idParams,
+        response: {
+          ...crawlsSchema('', 'page').response,
+          200: progressResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = crawlId(request);
+      if (id === null) return notFoundAppPage(request, reply);
+      const shown = await apiFor(request, deps.api).get<{ data: CrawlJson }>(`/crawls/${id}`);
+      if (shown.status === 404) return notFoundAppPage(request, reply);
+      if (shown.status !== 200) return apiRefused(request, reply, shown);
+      return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(shown.body.data);
+    },
+  );
+
+  app.get(
+    '/crawls/:id/pages.csv',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: "Every page of a crawl in CSV (the API's format=csv), downloaded",
+        security: [],
+        params: idParams,
+        response: {
+          ...crawlsSchema('', 'page').response,
+          200: documentResponse('The CSV file: a header line, then one line per page (CRLF)', 'text/csv'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const id = crawlId(request);
+      if (id === null) return notFoundAppPage(request, reply);
+      const csv = await apiFor(request, deps.api).get(`/crawls/${id}/pages`, { format: 'csv' });
+      if (csv.status === 404) return notFoundAppPage(request, reply);
+      if (csv.status !== 200) return apiRefused(request, reply, csv);
+      const disposition = csv.headers['content-disposition'];
+      return reply
+        .code(200)
+        .type('text/csv; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .header(
+          'Content-Disposition',
+          typeof disposition === 'string' ? disposition : `attachment; filename="crawl-${id}-pages.csv"`,
+        )
+        .send(csv.text);
+    },
+  );
+
+  app.post(
+    '/crawls/:id/cancel',
+    {
+      schema: {
+        ...crawlsSchema('Cancel a crawl: no fetch starts after it; its reports stay', 'form'),
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const id = crawlId(request);
+      if (id === null) return notFoundAppPage(request, reply);
+      const api = apiFor(request, deps.api);
+      const before = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
+      if (before.status === 404) return notFoundAppPage(request, reply);
+      if (before.status !== 200) return apiRefused(request, reply, before);
+      const answer = await api.delete<{ data: CrawlJson }>(`/crawls/${id}`);
+      if (answer.status === 404) return notFoundAppPage(request, reply);
+      if (answer.status !== 200) return redirectWithNotice(reply, `/app/crawls/${id}`, 'The crawl could not be cancelled.', true);
+      const wasActive = ['queued', 'running'].includes(before.body.data.status);
+      return redirectWithNotice(
+        reply,
+        `/app/crawls/${id}`,
+        wasActive ? 'Crawl cancelled. Its reports so far stay.' : `The crawl had already ended (${answer.body.data.status}).`,
+      );
+    },
+  );
+};

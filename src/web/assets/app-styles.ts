@@ -82,7 +82,18 @@ fieldset.events-field .hint { color: var(--muted); font-size: 0.875rem; margin: 
 /* (end of monitors and webhooks) */
 
 /* crawls pages */
-
-
+.crawl-status { text-transform: capitalize; }
+.severity-low { --band: var(--muted); --band-bg: var(--subtle); }
+.crawl-title { overflow-wrap: anywhere; }
+.crawl-facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0.5rem 1.5rem; margin: 1.25rem 0 0; }
+.crawl-facts dt { color: var(--muted); font-size: 0.875rem; font-weight: 600; }
+.crawl-facts dd { margin: 0; overflow-wrap: anywhere; }
+.crawl-detail { overflow-wrap: anywhere; min-width: 12rem; }
+.crawl-url { min-width: 14rem; overflow-wrap: anywhere; }
+.crawl-pages th[scope="row"] { font-weight: 400; }
+.crawl-section-head .button { margin: 0; }
+/* Holds the visually hidden texts of its cells, so they never widen the page. */
+.crawl-scroll { position: relative; }
+.crawl-list thead th, .crawl-pages thead th, .crawl-issues thead th { white-space: nowrap; }
 /* (end of crawls) */
 `;
