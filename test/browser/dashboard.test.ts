@@ -34,16 +34,20 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     analysed = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-        '<!doctype html><html lang="en"><head><title>Blue widgets for sale</title><meta name="description" content="Blue widgets."></head><body><h1>Blue widgets</h1><p>Made to order.</p></body></html>',
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          '<!doctype html><html lang="en"><head><title>Blue widgets for sale</title><meta name="description" content="Blue widgets."></head><body><h1>Blue widgets</h1><p>Made to order.</p></body></html>',
+        );
     });
     await new Promise<void>((resolve) => analysed.listen(0, '127.0.0.1', resolve));
     analysedUrl = `http://127.0.0.1:${(analysed.address() as { port: number }).port}/widgets`;
     visited = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${snippetOnSite}</head><body><h1>Shop</h1></body></html>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>${snippetOnSite}</head><body><h1>Shop</h1></body></html>`,
+        );
     });
     await new Promise<void>((resolve) => visited.listen(0, VISITED_HOST, resolve));
     visitedOrigin = `http://${VISITED_HOST}:${(visited.address() as { port: number }).port}`;
@@ -57,7 +61,10 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
   });
 
   /** A fresh browser context whose page records what it threw or logged as an error. */
-  async function open(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  async function open(viewport?: {
+    width: number;
+    height: number;
+  }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     const context = await browser.newContext(viewport ? { viewport } : {});
     const page = await context.newPage();
     const errors: string[] = [];
@@ -101,7 +108,10 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     await page.getByRole('button', { name: 'Analyse' }).click();
     await page.waitForURL(/\/app\/reports\/\d+$/);
     const reportId = Number(new URL(page.url()).pathname.split('/').pop());
-    assert.match((await page.getByRole('status').first().textContent()) ?? '', /Report created: the page scored \d+ out of 100\./);
+    assert.match(
+      (await page.getByRole('status').first().textContent()) ?? '',
+      /Report created: the page scored \d+ out of 100\./,
+    );
     assert.ok(await page.getByText('Blue widgets for sale').first().isVisible(), 'the checks show the title found');
     assert.equal((await apiGet(`/api/v1/reports/${reportId}`)).body.data.privacy, 1, 'private by default');
     await page.getByLabel('Who can open the share page').selectOption('0');
@@ -124,7 +134,9 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     const websiteId = Number(new URL(page.url()).pathname.split('/').pop());
     assert.equal((await apiGet(`/api/v1/websites/${websiteId}`)).body.data.exclude_bots, 0);
     await page.getByRole('button', { name: 'Copy the snippet' }).click();
-    await until(async () => (await page.locator('.copy-status').textContent()) === 'Copied.', { what: 'the copy to be announced' });
+    await until(async () => (await page.locator('.copy-status').textContent()) === 'Copied.', {
+      what: 'the copy to be announced',
+    });
     const copied = String(await page.evaluate('navigator.clipboard.readText()'));
     assert.equal(copied, `<script defer src="${base}/js/script.js" data-website="${websiteId}"></script>`);
     await screenshot(page, 'dashboard-website');
@@ -218,9 +230,11 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     // A form on another site posting here: the browser does not send the SameSite=Lax session
     // cookie with it, so it lands on the sign-in page; nothing rotated either way.
     const attacker = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<!doctype html><html lang="en"><head><title>Win</title></head><body><form method="post" action="${base}/app/account/key"><input type="hidden" name="_token" value="x"><button>Win a prize</button></form></body></html>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<!doctype html><html lang="en"><head><title>Win</title></head><body><form method="post" action="${base}/app/account/key"><input type="hidden" name="_token" value="x"><button>Win a prize</button></form></body></html>`,
+        );
     });
     await new Promise<void>((resolve) => attacker.listen(0, VISITED_HOST, resolve));
     try {

@@ -310,24 +310,6 @@ describe('dashboard crawls pages', () => {
   });
 });
 
-describe('dashboard crawls pages past the account’s API rate limit', () => {
-  let t: TestApp;
-  after(async () => t.close());
-
-  test('the pages count against the limit like any API client, and past it answer 429 with Retry-After, not an error', async () => {
-    t = await testApp({ RATE_LIMIT_PER_MINUTE: '2' });
-    const me = await signedInClient(t);
-    assert.equal((await me.get('/app/crawls')).statusCode, 200);
-    assert.equal((await me.get('/app/crawls')).statusCode, 200);
-    for (const path of ['/app/crawls', '/app/crawls/1', '/app/crawls/1/progress', '/app/crawls/1/pages.csv']) {
-      const res = await me.get(path);
-      assert.equal(res.statusCode, 429, path);
-      assert.match(String(res.headers['retry-after']), /^\d+$/, path);
-      assert.match(res.body, /<h1 id="page-title">Too many requests<\/h1>/, path);
-    }
-  });
-});
-
 describe('dashboard crawl page in Chromium: live progress', { skip: noBrowser }, () => {
   let t: TestApp;
   let site: CrawlSite;

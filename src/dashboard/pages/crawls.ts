@@ -6,10 +6,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { documentResponse } from '../../api/openapi-responses.js';
 import { Crawl } from '../../api/schemas/crawls.js';
-import { formatWait } from '../../web/render/format.js';
-import { html } from '../../web/render/html.js';
 import type { ApiAnswer } from '../api-client.js';
-import { apiFor, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
+import { apiFor, notFoundAppPage, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
 import {
   type CrawlForm,
@@ -34,14 +32,9 @@ const detailQuery = Type.Object({
   issues_page: Type.Optional(Type.String({ description: 'The page of the issues table (1 first)' })),
 });
 
-const RATE_LIMITED = documentResponse(
-  'Over the account’s API rate limit (the pages call the API): try again after Retry-After seconds',
-);
-
-/** A dashboard route's schema, with the 429 these pages can give (the API's rate limit). */
+/** A dashboard route's schema. */
 function crawlsSchema(summary: string, kind: 'page' | 'form') {
-  const base = dashboardSchema(summary, kind, [429]);
-  return { ...base, response: { ...base.response, 429: RATE_LIMITED } };
+  return dashboardSchema(summary, kind);
 }
 
 /** The progress JSON: the API's Crawl, flat (the script reads status and the counts by name). */
@@ -52,19 +45,6 @@ interface Paginated<T> {
   meta: ListMeta;
 }
 
-/**
- * The dashboard's 404 (the same page routes.ts answers: importing it from there would make an
- * import cycle, since routes.ts registers this module).
- */
-function notFoundAppPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const main = html`<section class="card narrow" aria-labelledby="page-title">
-<h1 id="page-title">Not found</h1>
-<p>There is nothing here, or it belongs to another account.</p>
-<p><a href="/app/reports">Back to your reports</a></p>
-</section>`;
-  return sendAppPage(request, reply, { section: 'crawls', title: 'Not found', status: 404 }, main);
-}
-
 /** A crawl id of the path: digits only, else nothing (a dashboard 404). */
 function crawlId(request: FastifyRequest): string | null {
   const params = request.params;
@@ -72,21 +52,9 @@ function crawlId(request: FastifyRequest): string | null {
   return typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id) ? id : null;
 }
 
-/**
- * The page for an API answer a page cannot show: the account's rate limit (429, with its
- * Retry-After) is said plainly; anything else is a bug, left to the error handler (500).
- */
-function apiRefused(request: FastifyRequest, reply: FastifyReply, answer: ApiAnswer): FastifyReply {
-  if (answer.status !== 429) throw new Error(`the API answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  const retry = Number(answer.headers['retry-after']);
-  const seconds = Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : 60;
-  reply.header('Retry-After', String(seconds));
-  const main = html`<section class="card narrow" aria-labelledby="page-title">
-<h1 id="page-title">Too many requests</h1>
-<p>This account has made more API requests this minute than its limit allows (the dashboard’s pages count too). Try again in ${formatWait(seconds)}.</p>
-<p><a href="/app/crawls">Back to the crawls</a></p>
-</section>`;
-  return sendAppPage(request, reply, { section: 'crawls', title: 'Too many requests', status: 429 }, main);
+/** An API answer no page expects (never a rate limit: dashboard calls have none): a bug, left to the error handler. */
+function apiRefused(_request: FastifyRequest, _reply: FastifyReply, answer: ApiAnswer): never {
+  throw new Error(`the API answered ${answer.status}: ${answer.text.slice(0, 200)}`);
 }
 
 function lastValue(value: string | string[] | undefined): string | undefined {
@@ -189,7 +157,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       return sendAppPage(
         request,
         reply,
-        { section: 'crawls', title: `Crawl of ${crawl.project}`, script: true },
+        { section: 'crawls', title: `Crawl of ${crawl.project}` },
         crawlDetailMain({
           crawl,
           csrf: signedIn(request).csrf,
