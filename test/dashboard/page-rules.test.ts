@@ -102,4 +102,32 @@ describe('dashboard page rules', () => {
       assertDashboardPage(res.body, `${path} (refused)`);
     }
   });
+
+  test('odd query strings and ids never answer a 5xx: a page, a 404 or the API’s 422 shown on the page', async () => {
+    const odd = [
+      'page=abc',
+      'page=-1',
+      'page=99999999999999999999',
+      'per_page=7',
+      'sort=sideways',
+      'sort_by=nope',
+      'search=%00%ff',
+      'result=purple',
+      'issues_page=x',
+      'from=2026-02-30&to=x',
+      'project[]=a',
+    ];
+    for (const path of pages()) {
+      for (const query of odd) {
+        const res = await full.get(`${path}${path.includes('?') ? '&' : '?'}${query}`);
+        assert.ok(res.statusCode < 500, `${path} ?${query}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    for (const id of ['0', '-1', 'abc', '1e3', '99999999999999999999999', '%2e%2e']) {
+      for (const area of ['reports', 'websites', 'monitors', 'webhooks', 'crawls']) {
+        const res = await full.get(`/app/${area}/${id}`);
+        assert.equal(res.statusCode, 404, `/app/${area}/${id}: ${res.statusCode}`);
+      }
+    }
+  });
 });
