@@ -95,7 +95,7 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     // No session: to the sign-in page, and back to the page asked for afterwards.
     await page.goto(`${base}/app/reports`);
     assert.equal(new URL(page.url()).pathname, '/login');
-    await screenshot(page, 'dashboard-sign-in');
+    await screenshot(page, 'dashboard-sign-in', { fullPage: false });
     await page.getByLabel('E-mail').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -119,10 +119,10 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     await page.waitForURL(`${base}/app/reports/${reportId}`);
     assert.match((await page.getByRole('status').first().textContent()) ?? '', /Privacy saved\./);
     assert.equal((await apiGet(`/api/v1/reports/${reportId}`)).body.data.privacy, 0, 'public now, through the API too');
-    await screenshot(page, 'dashboard-report');
+    await screenshot(page, 'dashboard-report', { fullPage: false });
     await page.goto(`${base}/app/reports`);
     assert.ok(await page.getByRole('link', { name: analysedUrl }).isVisible(), 'listed');
-    await screenshot(page, 'dashboard-reports');
+    await screenshot(page, 'dashboard-reports', { fullPage: false });
 
     // A website counting headless browsers (so this test's visit counts), and its snippet.
     await page.getByRole('link', { name: 'Websites', exact: true }).click();
@@ -139,7 +139,7 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     });
     const copied = String(await page.evaluate('navigator.clipboard.readText()'));
     assert.equal(copied, `<script defer src="${base}/js/script.js" data-website="${websiteId}"></script>`);
-    await screenshot(page, 'dashboard-website');
+    await screenshot(page, 'dashboard-website', { fullPage: false });
 
     // The copied snippet on the site; a visitor (another browser) opens a page. 127.0.0.x is
     // "local" to the tracker, which then needs data-allow-local.
@@ -163,7 +163,7 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
     assert.match(totals ?? '', /Visitors\s*1/);
     assert.match(totals ?? '', /Pageviews\s*1/);
     assert.ok(await page.getByRole('cell', { name: '/pricing' }).first().isVisible(), 'the page in the top pages');
-    await screenshot(page, 'dashboard-stats');
+    await screenshot(page, 'dashboard-stats', { fullPage: false });
 
     // The API key: rotated, shown once, working; the old one refused.
     await page.getByRole('link', { name: 'Account' }).click();
@@ -209,7 +209,7 @@ describe('the dashboard in Chromium', { skip: noBrowser }, () => {
       const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
       assert.ok(width <= 360, `${path} is ${width} px wide`);
     }
-    await screenshot(page, 'dashboard-phone-stats');
+    await screenshot(page, 'dashboard-phone-stats', { fullPage: false });
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { documentResponse } from '../../api/openapi-responses.js';
 import { Crawl } from '../../api/schemas/crawls.js';
 import type { ApiAnswer } from '../api-client.js';
+import { pathId } from '../api-answers.js';
 import { apiFor, notFoundAppPage, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
 import {
@@ -43,13 +44,6 @@ const progressResponse = Type.Ref(Crawl, { description: 'The crawl with its live
 interface Paginated<T> {
   data: T[];
   meta: ListMeta;
-}
-
-/** A crawl id of the path: digits only, else nothing (a dashboard 404). */
-function crawlId(request: FastifyRequest): string | null {
-  const params = request.params;
-  const id = params && typeof params === 'object' && 'id' in params ? params.id : undefined;
-  return typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id) ? id : null;
 }
 
 /** An API answer no page expects (never a rate limit: dashboard calls have none): a bug, left to the error handler. */
@@ -139,7 +133,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = crawlId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const api = apiFor(request, deps.api);
       const shown = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
@@ -187,7 +181,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = crawlId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const shown = await apiFor(request, deps.api).get<{ data: CrawlJson }>(`/crawls/${id}`);
       if (shown.status === 404) return notFoundAppPage(request, reply);
@@ -211,7 +205,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = crawlId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const csv = await apiFor(request, deps.api).get(`/crawls/${id}/pages`, { format: 'csv' });
       if (csv.status === 404) return notFoundAppPage(request, reply);
@@ -238,7 +232,7 @@ export const crawlsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = crawlId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const api = apiFor(request, deps.api);
       const before = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);

@@ -3,7 +3,7 @@
 // and authorisation hold here too: another account's monitor is the dashboard's 404.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiAnswer } from '../api-client.js';
+import { backWithApiMessage, failedRead, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
@@ -27,18 +27,6 @@ const MAX_SINGLE_LOOKUPS = 10;
 const params = Type.Object({ id: Type.String({ description: 'The monitor id' }) });
 
 type Api = ReturnType<typeof apiFor>;
-
-const idOf = (request: FastifyRequest) => encodeURIComponent((request.params as { id: string }).id);
-
-/** An answer the page did not expect (a rate limit, a server error): the API's message, back on the list. */
-function unexpected(reply: FastifyReply, answer: ApiAnswer, path: string): FastifyReply {
-  const message = typeof answer.body?.message === 'string' ? answer.body.message : `The API answered ${answer.status}.`;
-  return redirectWithNotice(reply, path, message, true);
-}
-
-function failedRead(answer: ApiAnswer, what: string): Error {
-  return new Error(`reading ${what}: the API answered ${answer.status}`);
-}
 
 /** The account's newest reports (for the report choice and the list's names). */
 async function newestReports(api: Api): Promise<{ reports: ReportChoice[]; total: number }> {
@@ -144,7 +132,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
         );
       }
       if (answer.status === 422) return sendNewForm(request, reply, fields, answer.body.errors ?? {});
-      return unexpected(reply, answer, '/app/monitors/new');
+      return backWithApiMessage(reply, '/app/monitors/new', answer);
     },
   );
 
@@ -152,7 +140,9 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     '/monitors/:id',
     { schema: { ...dashboardSchema("A monitor's page: its runs, settings, run now, delete", 'page'), params } },
     async (request, reply) => {
-      const answer = await apiFor(request, deps.api).get(`/monitors/${idOf(request)}`);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
+      const answer = await apiFor(request, deps.api).get(`/monitors/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status !== 200) throw failedRead(answer, 'a monitor');
       return sendMonitorPage(request, reply, answer.body.data);
@@ -169,7 +159,8 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     },
     async (request, reply) => {
       const api = apiFor(request, deps.api);
-      const id = idOf(request);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
       const fields = formFields(request);
       const answer = await api.put(`/monitors/${id}`, fields);
       if (answer.status === 404) return notFoundAppPage(request, reply);
@@ -180,7 +171,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
         if (current.status !== 200) throw failedRead(current, 'a monitor');
         return sendMonitorPage(request, reply, current.body.data, { values: fields, errors: answer.body.errors ?? {} });
       }
-      return unexpected(reply, answer, `/app/monitors/${id}`);
+      return backWithApiMessage(reply, `/app/monitors/${id}`, answer);
     },
   );
 
@@ -188,7 +179,8 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     '/monitors/:id/run',
     { schema: { ...dashboardSchema('Run a monitor now: 303 back to its page, saying what the API answered', 'form'), params } },
     async (request, reply) => {
-      const id = idOf(request);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
       const answer = await apiFor(request, deps.api).post(`/monitors/${id}/run`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 202) {
@@ -198,7 +190,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
           'Run queued: the API answered 202 Accepted. The page is analysed again shortly, without moving the schedule. Reload to see the new score.',
         );
       }
-      return unexpected(reply, answer, `/app/monitors/${id}`);
+      return backWithApiMessage(reply, `/app/monitors/${id}`, answer);
     },
   );
 
@@ -206,11 +198,12 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     '/monitors/:id/delete',
     { schema: { ...dashboardSchema('Delete a monitor: 303 to the list', 'form'), params } },
     async (request, reply) => {
-      const id = idOf(request);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
       const answer = await apiFor(request, deps.api).delete(`/monitors/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 200) return redirectWithNotice(reply, '/app/monitors', 'Monitor deleted. Its report stays.');
-      return unexpected(reply, answer, `/app/monitors/${id}`);
+      return backWithApiMessage(reply, `/app/monitors/${id}`, answer);
     },
   );
 };

@@ -4,6 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HistoryPoint } from '../../web/render/report.js';
+import { apiMessage, fieldErrors, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
@@ -16,22 +17,6 @@ const idParams = Type.Object({ id: Type.String() });
 const LIST_KEYS = ['search', 'project', 'result', 'sort_by', 'sort', 'per_page', 'page'] as const;
 
 type Api = ReturnType<typeof apiFor>;
-
-/** A report id of the path, or null (a dashboard 404): only digits reach the API's path. */
-function reportId(request: FastifyRequest): string | null {
-  const { id } = request.params as { id: string };
-  return /^[0-9]{1,18}$/.test(id) ? id : null;
-}
-
-function errorsOf(body: unknown): FieldErrors {
-  const errors = (body as { errors?: FieldErrors } | null)?.errors;
-  return errors && typeof errors === 'object' ? errors : {};
-}
-
-function messageOf(body: unknown, fallback: string): string {
-  const message = (body as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message ? message : fallback;
-}
 
 /** The project names for the filter's select (the first 100, by name). */
 async function projectNames(api: Api): Promise<string[]> {
@@ -61,7 +46,7 @@ async function sendList(
       bands: deps.config.bands,
       query: asked,
       page: refused ? null : list.body,
-      filterErrors: refused ? errorsOf(list.body) : undefined,
+      filterErrors: refused ? fieldErrors(list) : undefined,
       projects,
       newReport,
     }),
@@ -130,9 +115,9 @@ export const reportsPages: PageModule = (app, deps) => {
         const values = Object.fromEntries(
           ['url', 'privacy'].map((k) => [k, typeof fields[k] === 'string' ? (fields[k] as string) : '']),
         );
-        return sendList(request, reply, deps, {}, { values, errors: errorsOf(created.body) });
+        return sendList(request, reply, deps, {}, { values, errors: fieldErrors(created) });
       }
-      return redirectWithNotice(reply, '/app/reports', messageOf(created.body, 'The report could not be created.'), true);
+      return redirectWithNotice(reply, '/app/reports', apiMessage(created, 'The report could not be created.'), true);
     },
   );
 
@@ -145,7 +130,7 @@ export const reportsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = reportId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       return sendDetail(request, reply, deps, id);
     },
@@ -160,7 +145,7 @@ export const reportsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = reportId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const fields = formFields(request);
       const updated = await apiFor(request, deps.api).put(`/reports/${id}`, {
@@ -171,9 +156,9 @@ export const reportsPages: PageModule = (app, deps) => {
       if (updated.status === 200) return redirectWithNotice(reply, `/app/reports/${id}`, 'Privacy saved.');
       if (updated.status === 422) {
         const privacy = typeof fields.privacy === 'string' ? fields.privacy : '';
-        return sendDetail(request, reply, deps, id, { values: { privacy }, errors: errorsOf(updated.body) });
+        return sendDetail(request, reply, deps, id, { values: { privacy }, errors: fieldErrors(updated) });
       }
-      return redirectWithNotice(reply, `/app/reports/${id}`, messageOf(updated.body, 'The privacy was not changed.'), true);
+      return redirectWithNotice(reply, `/app/reports/${id}`, apiMessage(updated, 'The privacy was not changed.'), true);
     },
   );
 
@@ -186,7 +171,7 @@ export const reportsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = reportId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const rerun = await apiFor(request, deps.api).put<{ data: { result: number } }>(`/reports/${id}`, { results: '1' });
       if (rerun.status === 404) return notFoundAppPage(request, reply);
@@ -197,7 +182,7 @@ export const reportsPages: PageModule = (app, deps) => {
           `Analysis re-run: the page scored ${rerun.body.data.result} out of 100.`,
         );
       }
-      const reason = Object.values(errorsOf(rerun.body)).flat()[0] ?? messageOf(rerun.body, 'The analysis failed.');
+      const reason = Object.values(fieldErrors(rerun)).flat()[0] ?? apiMessage(rerun, 'The analysis failed.');
       return redirectWithNotice(reply, `/app/reports/${id}`, `The analysis was not re-run: ${reason}`, true);
     },
   );
@@ -211,12 +196,12 @@ export const reportsPages: PageModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const id = reportId(request);
+      const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const removed = await apiFor(request, deps.api).delete(`/reports/${id}`);
       if (removed.status === 404) return notFoundAppPage(request, reply);
       if (removed.status !== 200) {
-        return redirectWithNotice(reply, `/app/reports/${id}`, messageOf(removed.body, 'The report was not deleted.'), true);
+        return redirectWithNotice(reply, `/app/reports/${id}`, apiMessage(removed, 'The report was not deleted.'), true);
       }
       return redirectWithNotice(reply, '/app/reports', 'Report deleted.');
     },

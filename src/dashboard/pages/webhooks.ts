@@ -4,7 +4,7 @@
 // messages and authorisation hold here too; another account's webhook is the dashboard's 404.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiAnswer } from '../api-client.js';
+import { backWithApiMessage, failedRead, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
@@ -25,17 +25,6 @@ const PER_PAGE = 25;
 
 const params = Type.Object({ id: Type.String({ description: 'The webhook id' }) });
 
-const idOf = (request: FastifyRequest) => encodeURIComponent((request.params as { id: string }).id);
-
-function unexpected(reply: FastifyReply, answer: ApiAnswer, path: string): FastifyReply {
-  const message = typeof answer.body?.message === 'string' ? answer.body.message : `The API answered ${answer.status}.`;
-  return redirectWithNotice(reply, path, message, true);
-}
-
-function failedRead(answer: ApiAnswer, what: string): Error {
-  return new Error(`reading ${what}: the API answered ${answer.status}`);
-}
-
 export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
   /** A webhook's page: the webhook (404 when not the account's), its deliveries, the settings form. */
   async function sendWebhookPage(
@@ -44,7 +33,8 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
     form?: { values: WebhookFormValues; errors: FieldErrors },
   ): Promise<FastifyReply> {
     const api = apiFor(request, deps.api);
-    const id = idOf(request);
+    const id = pathId(request);
+    if (id === null) return notFoundAppPage(request, reply);
     const shown = await api.get(`/webhooks/${id}`);
     if (shown.status === 404) return notFoundAppPage(request, reply);
     if (shown.status !== 200) throw failedRead(shown, 'a webhook');
@@ -115,7 +105,7 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
         );
       }
       if (answer.status === 422) return sendNewForm(request, reply, fields, answer.body.errors ?? {});
-      return unexpected(reply, answer, '/app/webhooks/new');
+      return backWithApiMessage(reply, '/app/webhooks/new', answer);
     },
   );
 
@@ -136,13 +126,14 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
       },
     },
     async (request, reply) => {
-      const id = idOf(request);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
       const fields = formFields(request);
       const answer = await apiFor(request, deps.api).put(`/webhooks/${id}`, fields);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 200) return redirectWithNotice(reply, `/app/webhooks/${id}`, 'Webhook settings saved.');
       if (answer.status === 422) return sendWebhookPage(request, reply, { values: fields, errors: answer.body.errors ?? {} });
-      return unexpected(reply, answer, `/app/webhooks/${id}`);
+      return backWithApiMessage(reply, `/app/webhooks/${id}`, answer);
     },
   );
 
@@ -150,11 +141,12 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
     '/webhooks/:id/delete',
     { schema: { ...dashboardSchema('Delete a webhook and its deliveries: 303 to the list', 'form'), params } },
     async (request, reply) => {
-      const id = idOf(request);
+      const id = pathId(request);
+      if (id === null) return notFoundAppPage(request, reply);
       const answer = await apiFor(request, deps.api).delete(`/webhooks/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 200) return redirectWithNotice(reply, '/app/webhooks', 'Webhook deleted, with its deliveries.');
-      return unexpected(reply, answer, `/app/webhooks/${id}`);
+      return backWithApiMessage(reply, `/app/webhooks/${id}`, answer);
     },
   );
 };

@@ -7,10 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../web/routes.js';
 import { statsRange, utcDay } from '../../web/stats-range.js';
 import { loadTraffic } from '../../web/website-traffic.js';
-import type { ApiAnswer } from '../api-client.js';
+import { backWithApiMessage, fieldErrors, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
-import type { FieldErrors } from '../render/forms.js';
 import {
   type ApiWebsite,
   NEW_WEBSITE_VALUES,
@@ -36,14 +35,6 @@ const rangeQuery = Type.Object({
   ),
 });
 
-function idOf(request: FastifyRequest): string {
-  const params: unknown = request.params;
-  return params && typeof params === 'object' && 'id' in params && typeof params.id === 'string' ? params.id : '';
-}
-
-/** A website id the API could know (anything else is the dashboard 404 without asking). */
-const plausibleId = (id: string) => /^[1-9][0-9]{0,15}$/.test(id);
-
 /** The posted values, kept for a refused form. */
 function postedValues(fields: Record<string, string | string[]>, base: WebsiteValues): WebsiteValues {
   const values: WebsiteValues = { ...base };
@@ -54,23 +45,11 @@ function postedValues(fields: Record<string, string | string[]>, base: WebsiteVa
   return values;
 }
 
-/** A refused form's messages, by field. */
-function errorsOf(answer: ApiAnswer): FieldErrors {
-  const errors = answer.body?.errors;
-  return errors && typeof errors === 'object' ? errors : { form: [String(answer.body?.message ?? 'Refused.')] };
-}
-
-/** An answer the page has no place for (rate limit, a server error): back to `path` with the API's message. */
-function unexpected(reply: FastifyReply, path: string, answer: ApiAnswer): FastifyReply {
-  const message = typeof answer.body?.message === 'string' ? answer.body.message : `The API answered ${answer.status}.`;
-  return redirectWithNotice(reply, path, `Nothing was changed: ${message}`, true);
-}
-
 export const websitesPages: PageModule = (app, deps) => {
   /** The website, when the API shows it to this account; otherwise the reply already sent (404). */
   async function websiteOr404(request: FastifyRequest, reply: FastifyReply): Promise<ApiWebsite | null> {
-    const id = idOf(request);
-    if (!plausibleId(id)) {
+    const id = pathId(request);
+    if (id === null) {
       notFoundAppPage(request, reply);
       return null;
     }
@@ -113,7 +92,7 @@ export const websitesPages: PageModule = (app, deps) => {
           lastPage: page422 ? 1 : Number(body.meta.last_page),
           total: page422 ? 0 : Number(body.meta.total),
           search,
-          errors: page422 ? errorsOf(answer) : undefined,
+          errors: page422 ? fieldErrors(answer) : undefined,
         }),
       );
     },
@@ -152,10 +131,10 @@ export const websitesPages: PageModule = (app, deps) => {
           request,
           reply,
           { section: 'websites', title: 'Add a website', status: 422 },
-          renderNewWebsite(signedIn(request).csrf, postedValues(fields, NEW_WEBSITE_VALUES), errorsOf(answer)),
+          renderNewWebsite(signedIn(request).csrf, postedValues(fields, NEW_WEBSITE_VALUES), fieldErrors(answer)),
         );
       }
-      return unexpected(reply, '/app/websites/new', answer);
+      return backWithApiMessage(reply, '/app/websites/new', answer);
     },
   );
 
@@ -202,11 +181,11 @@ export const websitesPages: PageModule = (app, deps) => {
             csrf: signedIn(request).csrf,
             origin: originOf(request),
             values: postedValues(fields, valuesOf(website)),
-            errors: errorsOf(answer),
+            errors: fieldErrors(answer),
           }),
         );
       }
-      return unexpected(reply, `/app/websites/${website.id}`, answer);
+      return backWithApiMessage(reply, `/app/websites/${website.id}`, answer);
     },
   );
 
@@ -224,7 +203,7 @@ export const websitesPages: PageModule = (app, deps) => {
       const answer = await apiFor(request, deps.api).delete(`/websites/${website.id}`);
       if (answer.status === 200) return redirectWithNotice(reply, '/app/websites', `Website ${website.domain} deleted.`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
-      return unexpected(reply, `/app/websites/${website.id}`, answer);
+      return backWithApiMessage(reply, `/app/websites/${website.id}`, answer);
     },
   );
 
