@@ -2,7 +2,7 @@
 // (the current page marked), the sign-out form, a notice from the previous step, and `main`.
 // Every page has one <h1> (in `main`), a specific <title> and lang="en".
 import { html, type HtmlValue } from '../../web/render/html.js';
-import { STYLESHEET_PATH } from '../../web/render/layout.js';
+import { FAVICON, LOGO, STYLESHEET_PATH } from '../../web/render/layout.js';
 
 export const APP_SCRIPT_PATH = '/assets/app.js';
 
@@ -17,13 +17,6 @@ const NAV: ReadonlyArray<[Section, string, string]> = [
   ['crawls', 'Crawls', '/app/crawls'],
   ['account', 'Account', '/app/account'],
 ];
-
-const FAVICON =
-  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E" +
-  "%3Ccircle cx='16' cy='16' r='12' fill='none' stroke='%23d9dee3' stroke-width='6'/%3E" +
-  "%3Cpath d='M16 4a12 12 0 1 1-11.4 15.7' fill='none' stroke='%230b57d0' stroke-width='6'/%3E%3C/svg%3E";
-
-const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><circle class="brand-track" cx="16" cy="16" r="12" fill="none" stroke-width="5"/><path class="brand-arc" d="M16 4a12 12 0 1 1-11.4 15.7" fill="none" stroke-width="5" stroke-linecap="round"/></svg>`;
 
 export interface AppPage {
   /** Specific first; " · Rankscope" is added. */

@@ -28,18 +28,7 @@ export const APP_STYLES = `
 .empty p { margin: 0.5rem 0 1rem; }
 .filters { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: flex-end; margin: 0 0 1rem; }
 .filters .form-field { margin: 0; flex: 1 1 10rem; }
-.form-field select, .form-field textarea {
-  width: 100%;
-  min-height: 2.75rem;
-  padding: 0.5rem 0.75rem;
-  font: inherit;
-  color: var(--text);
-  background: var(--surface);
-  border: 1px solid var(--field);
-  border-radius: 0.375rem;
-}
 .form-field textarea { min-height: 6rem; }
-.form-field select[aria-invalid="true"], .form-field textarea[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 .form-field .hint { color: var(--muted); font-size: 0.875rem; margin: 0.25rem 0 0; }
 .check-field { display: flex; gap: 0.5rem; align-items: center; margin: 1rem 0; min-height: 2.75rem; }
 .check-field input { width: 1.25rem; height: 1.25rem; }

@@ -282,7 +282,7 @@ polyline.chart-visitors { stroke-dasharray: 6 4; }
 .narrow { max-width: 28rem; margin: 0 auto; }
 .form-field { margin: 1rem 0; }
 .form-field label { display: block; font-weight: 600; margin-bottom: 0.35rem; }
-.form-field input {
+.form-field input, .form-field select, .form-field textarea {
   width: 100%;
   min-height: 2.75rem;
   padding: 0.5rem 0.75rem;
@@ -292,7 +292,7 @@ polyline.chart-visitors { stroke-dasharray: 6 4; }
   border: 1px solid var(--field);
   border-radius: 0.375rem;
 }
-.form-field input[aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
+.form-field [aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 .button {
   display: inline-block;
   min-height: 2.75rem;

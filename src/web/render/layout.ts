@@ -6,12 +6,12 @@ import { html, type HtmlValue, type SafeHtml } from './html.js';
 export const STYLESHEET_PATH = '/assets/rankscope.css';
 
 // A small gauge, as a data: URI so browsers do not request /favicon.ico.
-const FAVICON =
+export const FAVICON =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E" +
   "%3Ccircle cx='16' cy='16' r='12' fill='none' stroke='%23d9dee3' stroke-width='6'/%3E" +
   "%3Cpath d='M16 4a12 12 0 1 1-11.4 15.7' fill='none' stroke='%230b57d0' stroke-width='6'/%3E%3C/svg%3E";
 
-const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><circle class="brand-track" cx="16" cy="16" r="12" fill="none" stroke-width="5"/><path class="brand-arc" d="M16 4a12 12 0 1 1-11.4 15.7" fill="none" stroke-width="5" stroke-linecap="round"/></svg>`;
+export const LOGO = html`<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><circle class="brand-track" cx="16" cy="16" r="12" fill="none" stroke-width="5"/><path class="brand-arc" d="M16 4a12 12 0 1 1-11.4 15.7" fill="none" stroke-width="5" stroke-linecap="round"/></svg>`;
 
 export interface PageMeta {
   /** The <title>: specific first, the product name last. */
