@@ -57,20 +57,21 @@ export async function setPassword(
 }
 
 /**
- * On an empty database, creates the first account with a generated dashboard password and
- * returns its key and password (null otherwise). Several instances starting together on one
- * PostgreSQL: the unique e-mail lets only one of them win.
+ * On an empty database, creates the first account and returns its key, and its dashboard
+ * password when `generatePassword` is given (`serve`; a crawl from the terminal skips the
+ * argon2id hash). Null when there is an account already. Several instances starting together
+ * on one PostgreSQL: the unique e-mail lets only one of them win.
  */
 export async function ensureFirstAccount(
   users: UsersRepository,
   email: string,
-  generatePassword: () => string,
-): Promise<{ email: string; key: string; password: string } | null> {
+  generatePassword?: () => string,
+): Promise<{ email: string; key: string; password: string | null } | null> {
   if ((await users.count()) > 0) return null;
   try {
     const { user, key } = await createAccount(users, email);
-    const password = generatePassword();
-    await users.setPasswordHash(user.id, await hashPassword(password));
+    const password = generatePassword?.() ?? null;
+    if (password !== null) await users.setPasswordHash(user.id, await hashPassword(password));
     return { email: user.email, key, password };
   } catch (error) {
     if (error instanceof AccountError) return null;

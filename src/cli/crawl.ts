@@ -4,7 +4,6 @@
 // none): its reports land there like any other crawl's.
 import { parseArgs } from 'node:util';
 import { ensureFirstAccount } from '../accounts/accounts.js';
-import { generatePassword } from '../accounts/sessions.js';
 import { normalizeTargetUrl } from '../analysis/analyze.js';
 import { FetchError } from '../analysis/errors.js';
 import {
@@ -113,11 +112,11 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
       return 1;
     }
     const users = new UsersRepository(database.db);
-    const first = await ensureFirstAccount(users, config.adminEmail, generatePassword);
+    const first = await ensureFirstAccount(users, config.adminEmail);
     if (first) {
       io.stderr.write(
         `Created the first account, ${first.email}. Its API key, shown only this once:\n${first.key}\n` +
-          `Its dashboard password, shown only this once:\n${first.password}\n`,
+          `(a dashboard password: npx rankscope users password ${first.email})\n`,
       );
     }
     const account = await users.findByEmail(config.adminEmail);
