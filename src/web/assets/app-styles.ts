@@ -41,6 +41,13 @@ export const APP_STYLES = `
 pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.875rem; padding: 0.75rem; background: var(--subtle); border-radius: 0.375rem; }
 .table-scroll { overflow-x: auto; }
 :focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
+@media (max-width: 34rem) {
+  /* On a phone the navigation is one row that scrolls sideways, not four rows above every page. */
+  .app-nav { order: 3; flex-basis: 100%; min-width: 0; }
+  .app-nav ul { flex-wrap: nowrap; overflow-x: auto; }
+  .app-nav a { white-space: nowrap; }
+  .signout { margin-left: auto; }
+}
 
 /* reports and projects pages */
 .reports-table .url-cell { font-weight: 400; min-width: 14rem; overflow-wrap: anywhere; }
