@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 const [name, ...args] = process.argv.slice(2);
 if (!name || !existsSync(join('bench', `${name}.ts`))) {
-  console.error('usage: npm run bench -- <analyze|agreement|api|lists|load|lighthouse|abuse|analytics|jobs|crawl|dashboard> [args…]');
+  console.error(
+    'usage: npm run bench -- <analyze|agreement|api|lists|load|lighthouse|abuse|analytics|jobs|crawl|dashboard> [args…]',
+  );
   process.exit(2);
 }
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
