@@ -21,7 +21,7 @@ import {
 import { dashboardSchema } from '../route-schema.js';
 
 const PER_PAGE = 25;
-/** Reports looked up one by one on a list page when the newest ones do not hold them (each call counts against the rate limit). */
+/** Reports looked up one by one on a list page when the newest ones do not hold them. */
 const MAX_SINGLE_LOOKUPS = 10;
 
 const params = Type.Object({ id: Type.String({ description: 'The monitor id' }) });
