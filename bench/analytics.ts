@@ -353,9 +353,10 @@ createServer((req, res) => {
 
 /**
  * The floor: node:http and the very collection code `serve` runs (parseEventBody, the
- * EventCollector with its caches, the group-commit EventWriter, AnalyticsRepository on its own
- * SQLite file), compiled like the rest of the benchmark, and no framework: what collecting and
- * durably storing an event costs before any routing, hooks, headers or logging.
+ * EventCollector with its caches, the group-commit EventWriter and the store `serve` picks: on
+ * its own SQLite file, the analytics write thread), compiled like the rest of the benchmark, and
+ * no framework: what collecting and durably storing an event costs before any routing, hooks,
+ * headers or logging.
  */
 export function floorServer(port: number, databaseUrl: string): string {
   const src = new URL('../src/', import.meta.url).href;
@@ -366,6 +367,7 @@ const { WebsitesRepository } = await import(src + 'db/websites-repository.js');
 const { AnalyticsRepository } = await import(src + 'db/analytics-repository.js');
 const { EventCollector } = await import(src + 'tracking/collector.js');
 const { EventWriter } = await import(src + 'tracking/event-writer.js');
+const { analyticsEventStore } = await import(src + 'db/analytics-write-thread.js');
 const { GeoLookup } = await import(src + 'tracking/client-info.js');
 const { parseEventBody } = await import(src + 'tracking/event-input.js');
 const { systemClock: clock } = await import(src + 'time.js');
@@ -374,7 +376,7 @@ const analytics = new AnalyticsRepository(database.db, database.engine, clock);
 const collector = new EventCollector({
   websites: new WebsitesRepository(database.db, clock),
   analytics,
-  writer: new EventWriter(analytics),
+  writer: new EventWriter(analyticsEventStore(database, analytics)),
   geo: await GeoLookup.open(null),
   clock,
 });

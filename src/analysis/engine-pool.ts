@@ -7,8 +7,9 @@
 // taking the process down), a job that runs past its deadline is stopped by replacing the
 // worker, and a worker that a big page left with a large heap is replaced once idle, so the
 // memory comes back.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { FairQueue } from '../limits/fair-queue.js';
+import { startModuleWorker } from '../worker-thread.js';
 import type { AnalysisConfig } from './config.js';
 import type { Engine, ParsedPage } from './engine.js';
 import type { PageOutline } from './outline.js';
@@ -59,16 +60,6 @@ interface Slot {
   held: Set<number>;
   /** Takes no new page; replaced once it has finished what it holds. */
   retiring: boolean;
-}
-
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(`./engine-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-
-/** Compiled: the worker's module. From source (tests, tsx): a bootstrap that loads TypeScript first. */
-function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
-  if (!FROM_SOURCE) return new Worker(WORKER_URL, options);
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 const tooComplex = () => new FetchError('too_complex');
@@ -188,7 +179,7 @@ export class EnginePool implements Engine {
   }
 
   private startSlot(index: number): Slot {
-    const worker = startWorker({
+    const worker = startModuleWorker(import.meta.url, 'engine-worker', {
       resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, maxYoungGenerationSizeMb: this.youngHeapMb },
     });
     worker.unref();

@@ -14,6 +14,7 @@ import { GeoLookup } from '../tracking/client-info.js';
 import { EventCollector } from '../tracking/collector.js';
 import { eventRoute } from '../tracking/event-route.js';
 import { EventWriter } from '../tracking/event-writer.js';
+import { analyticsEventStore } from '../db/analytics-write-thread.js';
 import { scheduleAnalyticsPruning } from '../tracking/retention.js';
 import { trackerScriptRoute } from '../tracking/script-route.js';
 import { notFoundPage, webRoutes } from '../web/routes.js';
@@ -156,8 +157,12 @@ export async function buildApp({
   const stats = services.stats;
 
   // Analytics: events are written in group commits, so close waits for the last batch.
-  const writer = new EventWriter(repos.analytics);
-  app.addHook('onClose', async () => writer.flush());
+  const eventStore = analyticsEventStore(services.database, repos.analytics);
+  const writer = new EventWriter(eventStore);
+  app.addHook('onClose', async () => {
+    await writer.flush();
+    await eventStore.close();
+  });
   const collector = new EventCollector({
     websites: repos.websites,
     analytics: repos.analytics,

@@ -131,16 +131,11 @@ export class AnalyticsRepository {
     });
   }
 
-  private sqliteStatements: SqliteStatements | undefined;
+  private sqliteRecord: ((events: StoredEvent[]) => void) | undefined;
 
-  /**
-   * record() on SQLite: the same rows through prepared statements, in one synchronous
-   * transaction begun IMMEDIATE (see writeTransaction), where a batch through Kysely cost a
-   * promise and a round of query building per statement.
-   */
   private recordOnSqlite(native: SQLite.Database, events: StoredEvent[]): void {
-    if (this.sqliteStatements === undefined) this.sqliteStatements = sqliteStatements(native);
-    this.sqliteStatements.batch.immediate(events, this.sqliteStatements);
+    this.sqliteRecord ??= sqliteRecorder(native);
+    this.sqliteRecord(events);
   }
 
   /**
@@ -398,6 +393,19 @@ interface SqliteStatements {
   touchVisitor: SQLite.Statement;
   upsertRollup: SQLite.Statement;
   batch: SQLite.Transaction<(events: StoredEvent[], s: SqliteStatements) => void>;
+}
+
+/**
+ * record() on a SQLite connection: the same rows through prepared statements, in one synchronous
+ * transaction begun IMMEDIATE (see writeTransaction), where a batch through Kysely cost a promise
+ * and a round of query building per statement. The repository runs it on its own connection;
+ * the server runs it on the analytics write thread's (analytics-write-thread.ts).
+ */
+export function sqliteRecorder(native: SQLite.Database): (events: StoredEvent[]) => void {
+  const statements = sqliteStatements(native);
+  return (events) => {
+    if (events.length > 0) statements.batch.immediate(events, statements);
+  };
 }
 
 function sqliteStatements(native: SQLite.Database): SqliteStatements {

@@ -45,21 +45,7 @@ export function sqliteFileOf(url: string): string {
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const engine = engineOf(url);
   if (engine === 'sqlite') {
-    const file = sqliteFileOf(url);
-    if (file !== ':memory:') createPrivateFile(file);
-    const sqlite = new SQLite(file);
-    // WAL lets readers run beside the writer; the busy timeout rides out another process's write lock.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('synchronous = NORMAL');
-    // Reports carry ~30 KB of results each: read them through a memory map and a larger page cache.
-    const lean = options.memory === 'lean';
-    sqlite.pragma(lean ? 'mmap_size = 0' : 'mmap_size = 268435456');
-    sqlite.pragma(lean ? 'cache_size = -16384' : 'cache_size = -65536');
-    // A burst of small transactions (a crawl's pages) checkpoints its WAL every 4,000 pages (16 MB)
-    // rather than every 1,000: fewer copies into the database file, the same durability.
-    if (lean) sqlite.pragma('wal_autocheckpoint = 4000');
+    const sqlite = openSqliteFile(sqliteFileOf(url), options.memory ?? 'default');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     sqliteDatabases.set(db, sqlite);
     return { db, engine, url, close: () => db.destroy() };
@@ -87,6 +73,29 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   return { db, engine, url, close: () => db.destroy() };
+}
+
+/**
+ * A SQLite file opened and configured as every connection to it must be (created owner-only
+ * when missing). openDatabase uses it, and so does the analytics write thread, which keeps a
+ * connection of its own.
+ */
+export function openSqliteFile(file: string, memory: 'default' | 'lean' = 'default'): SQLite.Database {
+  if (file !== ':memory:') createPrivateFile(file);
+  const sqlite = new SQLite(file);
+  // WAL lets readers run beside the writer; the busy timeout rides out another connection's write lock.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  // Reports carry ~30 KB of results each: read them through a memory map and a larger page cache.
+  const lean = memory === 'lean';
+  sqlite.pragma(lean ? 'mmap_size = 0' : 'mmap_size = 268435456');
+  sqlite.pragma(lean ? 'cache_size = -16384' : 'cache_size = -65536');
+  // A burst of small transactions (a crawl's pages) checkpoints its WAL every 4,000 pages (16 MB)
+  // rather than every 1,000: fewer copies into the database file, the same durability.
+  if (lean) sqlite.pragma('wal_autocheckpoint = 4000');
+  return sqlite;
 }
 
 /** The better-sqlite3 database behind each SQLite Kysely handle opened here. */

@@ -35,15 +35,19 @@ const EventBody = Type.Object(
   { description: 'Long or short keys; JSON sent as application/json or text/plain, at most 8 KB' },
 );
 
+/** On every answer of this scope: any origin may read it, and the drop reason. */
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type',
   'Access-Control-Expose-Headers': 'X-Event-Dropped',
-  'Access-Control-Max-Age': '86400',
   // sendBeacon posts text/plain in no-cors mode: with the app's same-origin CORP the browser
   // blocks the answer and logs an error in the sending page (the event is stored either way).
   'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+/** Only a preflight's answer is read for these (the Fetch standard ignores them elsewhere), so events do not carry them. */
+const PREFLIGHT = {
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '86400',
 };
 
 export async function eventRoute(scope: FastifyInstance, options: EventRouteOptions): Promise<void> {
@@ -71,7 +75,7 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
         response: { 204: emptyResponse('Allowed: POST from any origin, with Content-Type') },
       },
     },
-    async (_request, reply) => reply.code(204).send(),
+    async (_request, reply) => reply.code(204).headers(PREFLIGHT).send(),
   );
 
   scope.post(

@@ -5,6 +5,13 @@ import type { StoredEvent } from './rollup.js';
 
 export interface EventStore {
   record(events: StoredEvent[]): Promise<void>;
+  /**
+   * How many batches the store takes at once (default 1: the next batch forms while one
+   * commits). A store that commits on another thread, in order (the SQLite write thread), takes
+   * a few: a batch then goes as soon as it holds PIPELINED_BATCH events, and commits while this
+   * thread reads the next requests, instead of every client waiting for one batch of them all.
+   */
+  readonly batchesAtOnce?: number;
 }
 
 interface Pending {
@@ -15,40 +22,79 @@ interface Pending {
 
 /** The largest batch: bounds a transaction's size and how long its events wait. */
 export const MAX_BATCH = 500;
+/**
+ * With several batches at once, a batch leaves when it holds this many events, or at the end of
+ * the tick (wrk, 50 connections: 8 gave about 4 % fewer events/s, 32 no more).
+ */
+export const PIPELINED_BATCH = 16;
 
 export class EventWriter {
   private queue: Pending[] = [];
-  private running: Promise<void> | null = null;
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly batchesAtOnce: number;
+  private idle: (() => void)[] = [];
 
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: EventStore) {
+    this.batchesAtOnce = Math.max(1, store.batchesAtOnce ?? 1);
+  }
 
   write(event: StoredEvent): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
-      // The first event of a quiet period starts a batch after the current tick, so events
-      // that arrive together commit together; later ones wait for the batch in flight.
-      this.running ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+      // With every batch slot taken, the event leaves with the next batch once one is free.
+      if (this.inFlight >= this.batchesAtOnce) return;
+      if (this.batchesAtOnce > 1 && this.queue.length >= PIPELINED_BATCH) this.send();
+      else this.schedule();
     });
   }
 
   /** Resolves once every event handed over so far is written (or has failed). */
-  async flush(): Promise<void> {
-    while (this.running) await this.running;
+  flush(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0 && !this.scheduled) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          await this.store.record(batch.map((p) => p.event));
+  /**
+   * The first event of a quiet period starts a batch after the current tick, so events that
+   * arrive together commit together.
+   */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.inFlight < this.batchesAtOnce) this.send();
+      this.settleIdle();
+    });
+  }
+
+  private send(): void {
+    const batch = this.queue.splice(0, MAX_BATCH);
+    if (batch.length === 0) return;
+    this.inFlight += 1;
+    this.store
+      .record(batch.map((p) => p.event))
+      .then(
+        () => {
           for (const p of batch) p.resolve();
-        } catch (error) {
+        },
+        (error: unknown) => {
           for (const p of batch) p.reject(error);
-        }
-      }
-    } finally {
-      this.running = null;
-    }
+        },
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        // Events that waited for a free slot go at once, together.
+        if (this.queue.length > 0) this.send();
+        this.settleIdle();
+      });
+  }
+
+  private settleIdle(): void {
+    if (this.queue.length > 0 || this.inFlight > 0 || this.scheduled) return;
+    const waiting = this.idle;
+    this.idle = [];
+    for (const resolve of waiting) resolve();
   }
 }

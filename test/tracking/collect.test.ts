@@ -216,6 +216,15 @@ describe('event collection', () => {
     assert.equal(preflight.headers['access-control-allow-origin'], '*');
     assert.match(String(preflight.headers['access-control-allow-methods']), /POST/);
     assert.match(String(preflight.headers['access-control-allow-headers']), /content-type/i);
+    assert.equal(preflight.headers['access-control-max-age'], '86400');
+    // An event's own answer: readable from any origin, with the drop reason exposed; the
+    // preflight-only headers (ignored on it by browsers) are left off.
+    const stored = await send({ n: 'pageview', u: 'https://example.com/cors', w: websiteId });
+    assert.equal(stored.statusCode, 202);
+    assert.equal(stored.headers['access-control-allow-origin'], '*');
+    assert.equal(stored.headers['access-control-expose-headers'], 'X-Event-Dropped');
+    assert.equal(stored.headers['access-control-allow-methods'], undefined);
+    assert.equal(stored.headers['access-control-max-age'], undefined);
   });
 
   test('deleting the website deletes its events and stats', async () => {
