@@ -163,6 +163,12 @@ export async function buildApp({
     await writer.flush();
     await eventStore.close();
   });
+  // A listening server starts the write thread (loading its modules takes ~150 ms) before
+  // the first event needs it; an app that only answers inject (tests) starts it on demand.
+  app.addHook('onListen', (done) => {
+    eventStore.warmUp();
+    done();
+  });
   const collector = new EventCollector({
     websites: repos.websites,
     analytics: repos.analytics,

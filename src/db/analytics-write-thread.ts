@@ -17,6 +17,8 @@ export type WriteRequest = { op: 'write'; id: number; events: StoredEvent[] } | 
 export type WriteReply = { id: number; error?: string };
 
 export interface ClosableEventStore extends EventStore {
+  /** Gets ready to write now (the thread starts), so the first batch does not wait for it. */
+  warmUp(): void;
   /** Ends the store once what it was given is written (the thread closes its connection). */
   close(): Promise<void>;
 }
@@ -27,7 +29,7 @@ export function analyticsEventStore(database: DatabaseHandle, analytics: Analyti
     const file = sqliteFileOf(database.url);
     if (file !== ':memory:') return new AnalyticsWriteThread(file);
   }
-  return { record: (events) => analytics.record(events), close: async () => {} };
+  return { record: (events) => analytics.record(events), warmUp: () => {}, close: async () => {} };
 }
 
 interface Waiter {
@@ -64,6 +66,10 @@ export class AnalyticsWriteThread implements ClosableEventStore {
       running.waiting.set(id, { resolve, reject });
       running.worker.postMessage({ op: 'write', id, events } satisfies WriteRequest);
     });
+  }
+
+  warmUp(): void {
+    if (!this.closed) this.running ??= this.start();
   }
 
   async close(): Promise<void> {

@@ -140,6 +140,24 @@ describe('the analytics write thread', () => {
     }
   });
 
+  test('warmUp starts the thread once; a warmed store that never wrote closes cleanly', async () => {
+    const idle = new AnalyticsWriteThread(join(dir, 'db.sqlite'));
+    idle.warmUp();
+    idle.warmUp();
+    await idle.close();
+    const warmed = new AnalyticsWriteThread(join(dir, 'db.sqlite'));
+    warmed.warmUp();
+    const before = await repo.countEvents(threaded);
+    try {
+      await warmed.record([event(threaded, 'w', '/warm')]);
+      assert.equal(await repo.countEvents(threaded), before + 1);
+    } finally {
+      await warmed.close();
+    }
+    warmed.warmUp(); // closed: starts nothing
+    await assert.rejects(warmed.record([event(threaded, 'w', '/late')]), /closed/);
+  });
+
   test('close waits for every batch already sent; afterwards record is refused', async () => {
     const store = new AnalyticsWriteThread(join(dir, 'db.sqlite'));
     const before = await repo.countEvents(threaded);
