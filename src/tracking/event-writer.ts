@@ -73,8 +73,13 @@ export class EventWriter {
     const batch = this.queue.splice(0, MAX_BATCH);
     if (batch.length === 0) return;
     this.inFlight += 1;
-    this.store
-      .record(batch.map((p) => p.event))
+    let recorded: Promise<void>;
+    try {
+      recorded = this.store.record(batch.map((p) => p.event));
+    } catch (error) {
+      recorded = Promise.reject(error); // a store that throws at once fails this batch only
+    }
+    recorded
       .then(
         () => {
           for (const p of batch) p.resolve();

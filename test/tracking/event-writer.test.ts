@@ -107,6 +107,21 @@ describe('EventWriter, one batch at a time (PostgreSQL, in-process SQLite)', () 
     assert.equal(second.settled.get('/c'), 'ok');
   });
 
+  test('a store that throws instead of rejecting fails that batch, and the next batch still goes', async () => {
+    let calls = 0;
+    const writer = new EventWriter({
+      record: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('no thread');
+        return Promise.resolve();
+      },
+    });
+    await assert.rejects(writer.write(event('/a')), /no thread/);
+    await writer.write(event('/b'));
+    assert.equal(calls, 2);
+    await writer.flush();
+  });
+
   test(`a batch holds at most ${MAX_BATCH} events`, async () => {
     const store = new HeldStore();
     const writer = new EventWriter(store);
