@@ -179,13 +179,17 @@ function withoutCredentials(value: string): string {
   return value.replace(/\/\/[^/]*@/, '//***@');
 }
 
+/** From the package.json above this module: src/ and dist/ sit one level down, dist/bundle/ two. */
 export const VERSION: string = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    return pkg.version;
-  } catch {
-    return '0.0.0';
+  for (const path of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version: string };
+      if (pkg.name === 'rankscope') return pkg.version;
+    } catch {
+      // not there: try the next level up
+    }
   }
+  return '0.0.0';
 })();
 
 /** `sqlite:<file>` or `postgres://…`; the password is never echoed back in a message. */

@@ -2,7 +2,7 @@
 // compiles it first when src/ is newer), not the TypeScript sources the other tests load.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, startSite, type PageSite } from './helpers/pages.js';
@@ -24,7 +24,7 @@ describe('the built CLI, as a user runs it', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('help, analyze --json, users create, and serve answering /health', { timeout: 180_000 }, async () => {
+  test('help, analyze --json, users create, crawl --json, and serve answering /health', { timeout: 180_000 }, async () => {
     const help = await rankscope(['help']);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /Usage: rankscope <command>/);
@@ -40,11 +40,27 @@ describe('the built CLI, as a user runs it', () => {
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout.trim().split('\n').at(-1)!, /^rk_[A-Za-z0-9_-]{43}$/);
 
+    const crawled = await rankscope(['crawl', `${site.origin}/`, '--json'], {
+      DATABASE_URL: database,
+      ADMIN_EMAIL: 'built@example.com',
+      ALLOW_PRIVATE_ADDRESSES: 'true',
+    });
+    assert.equal(crawled.code, 0, crawled.stderr);
+    const crawl = JSON.parse(crawled.stdout) as { crawl: { status: string; pages_done: number }; pages: { url: string }[] };
+    assert.equal(crawl.crawl.status, 'finished');
+    assert.deepEqual(
+      crawl.pages.map((page) => page.url),
+      [`${site.origin}/`],
+    );
+
+    // bin/ ran the bundle of the CLI (scripts/bundle-cli.mjs), which finds package.json two levels up
+    assert.ok(existsSync('dist/bundle/index.js'), 'bin/ built dist/bundle/');
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     const server = await startServer({ DATABASE_URL: database, LOG_LEVEL: 'warn' }, { compiled: true });
     try {
       const health = await fetch(`http://127.0.0.1:${server.port}/health`);
       assert.equal(health.status, 200);
-      assert.equal(((await health.json()) as { status: string }).status, 'ok');
+      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok', version });
     } finally {
       assert.equal(await server.stop(), 0, 'SIGTERM ends it cleanly');
     }
