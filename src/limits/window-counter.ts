@@ -1,6 +1,10 @@
 // Fixed-window counters (a window opens at a key's first hit, as Laravel's limiter does), kept
 // in Redis when one is configured so every instance shares them, and in process memory
 // otherwise, or while Redis is unreachable (then a warning is logged, at most every 30 s).
+// A key hit both ways in one window (Redis not ready yet at start, a command timed out under
+// load, Redis gone mid-window) counts both: the hits this instance counted itself are added to
+// Redis's count, and the last count Redis gave to this instance's own, so a limit is never
+// exceeded by switching between the two.
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
@@ -58,19 +62,40 @@ export function redisReady(redis: Redis, ms = 2000): Promise<void> {
   });
 }
 
-class LocalWindows {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+interface LocalWindow {
+  /** Hits counted here. */
+  count: number;
+  endsAt: number;
+  /** The last count Redis gave for this key in this window (0 when none). */
+  remote: number;
+}
 
-  incr(key: string, windowMs: number): Hit {
-    const now = Date.now();
+class LocalWindows {
+  private readonly windows = new Map<string, LocalWindow>();
+
+  private open(key: string, windowMs: number, now: number): LocalWindow {
     let w = this.windows.get(key);
     if (!w || w.endsAt <= now) {
       if (this.windows.size > 100_000) this.sweep(now);
-      w = { count: 0, endsAt: now + windowMs };
+      w = { count: 0, endsAt: now + windowMs, remote: 0 };
       this.windows.set(key, w);
     }
+    return w;
+  }
+
+  incr(key: string, windowMs: number): Hit {
+    const now = Date.now();
+    const w = this.open(key, windowMs, now);
     w.count++;
-    return { count: w.count, ttl: w.endsAt - now };
+    return { count: w.count + w.remote, ttl: w.endsAt - now };
+  }
+
+  /** Redis's answer for `key`, remembered, plus the hits counted here in the same window. */
+  withRemote(key: string, hit: Hit): Hit {
+    if (hit.ttl <= 0) return hit; // no window open in Redis (a peek or decr of an unknown key)
+    const w = this.open(key, hit.ttl, Date.now());
+    w.remote = hit.count;
+    return { count: hit.count + w.count, ttl: hit.ttl };
   }
 
   decr(key: string): Hit {
@@ -78,13 +103,13 @@ class LocalWindows {
     const w = this.windows.get(key);
     if (!w || w.endsAt <= now) return { count: 0, ttl: 0 };
     if (w.count > 0) w.count--;
-    return { count: w.count, ttl: w.endsAt - now };
+    return { count: w.count + w.remote, ttl: w.endsAt - now };
   }
 
   peek(key: string): Hit {
     const now = Date.now();
     const w = this.windows.get(key);
-    return !w || w.endsAt <= now ? { count: 0, ttl: 0 } : { count: w.count, ttl: w.endsAt - now };
+    return !w || w.endsAt <= now ? { count: 0, ttl: 0 } : { count: w.count + w.remote, ttl: w.endsAt - now };
   }
 
   private sweep(now: number): void {
@@ -107,19 +132,19 @@ export class WindowCounter {
   /** Counts a hit on `key` in a window of `windowMs`. */
   async incr(key: string, windowMs: number): Promise<Hit> {
     const remote = await this.remote(INCR_SCRIPT, key, windowMs);
-    return remote ?? this.local.incr(key, windowMs);
+    return remote ? this.local.withRemote(key, remote) : this.local.incr(key, windowMs);
   }
 
   /** Takes back one hit (an attempt counted before it was known to be harmless). */
   async decr(key: string): Promise<Hit> {
     const remote = await this.remote(DECR_SCRIPT, key, 0);
-    return remote ?? this.local.decr(key);
+    return remote ? this.local.withRemote(key, remote) : this.local.decr(key);
   }
 
   /** The current window's count without adding a hit. */
   async peek(key: string): Promise<Hit> {
     const remote = await this.remote(PEEK_SCRIPT, key, 0);
-    return remote ?? this.local.peek(key);
+    return remote ? this.local.withRemote(key, remote) : this.local.peek(key);
   }
 
   private async remote(script: string, key: string, windowMs: number): Promise<Hit | null> {
