@@ -118,7 +118,7 @@ export class ReportService {
         generated_at: page.generated_at,
       });
       if (written) {
-        await this.events.publish(account, 'report.updated', reportResource(written.report));
+        await this.events.publish(account, 'report.updated', () => reportResource(written.report));
         return written.report;
       }
     }
@@ -132,7 +132,7 @@ export class ReportService {
       password_hash: null,
       generated_at: page.generated_at,
     });
-    await this.events.publish(account, 'report.created', reportResource(row));
+    await this.events.publish(account, 'report.created', () => reportResource(row));
     return row;
   }
 

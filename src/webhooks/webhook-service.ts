@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookDeliveriesRepository } from '../db/webhook-deliveries-repository.js';
 import type { WebhookRow, WebhooksRepository } from '../db/webhooks-repository.js';
-import type { EventName, EventSink } from '../events.js';
+import { eventData, type EventData, type EventName, type EventSink } from '../events.js';
 import type { JobLog } from '../jobs/log.js';
 import { DELIVERY_POLICY, type JobQueue } from '../jobs/queue.js';
 import type { Scheduler } from '../jobs/scheduler.js';
@@ -90,7 +90,7 @@ export class WebhookService implements EventSink {
    * One delivery for each of the account's active webhooks subscribed to `event`, each queued.
    * Never throws: the caller's work (a report stored) is done, so a failure here is logged.
    */
-  async publish(userId: number, event: EventName, data: object): Promise<void> {
+  async publish(userId: number, event: EventName, data: EventData): Promise<void> {
     let listeners: WebhookRow[];
     try {
       listeners = (await this.options.webhooks.active(userId)).filter((hook) => eventsOf(hook.events).includes(event));
@@ -100,7 +100,7 @@ export class WebhookService implements EventSink {
     }
     if (listeners.length === 0) return;
     const createdAt = nowTimestamp(this.options.clock);
-    const payload = JSON.stringify({ event, created_at: createdAt, data });
+    const payload = JSON.stringify({ event, created_at: createdAt, data: eventData(data) });
     for (const hook of listeners) {
       try {
         const delivery = await this.options.deliveries.create(

@@ -3,6 +3,7 @@
 // with the Crawl as data. Time comes from the injected clock, moved by the fixture site itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { EventData } from '../../src/events.js';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { usingPostgres } from '../helpers/database.js';
@@ -60,6 +61,16 @@ describe('crawl time limit and crawl.finished', () => {
     assert.equal(finished[0].status, 'finished');
     assert.equal(finished[0].pages_done, 4);
     assert.equal(finished[0].finished_at, crawl.finished_at);
+
+    // Each page's report is a report.created event whose data is the report's resource (built
+    // only because someone listens: the recorder does).
+    const created = events.of(userId, 'report.created');
+    const reported = rows.filter((r) => r.report_id !== null);
+    assert.deepEqual(
+      created.map((r) => [r.id, r.url, r.result]),
+      reported.map((r) => [r.report_id, r.url, r.result]),
+    );
+    assert.equal(created[0].privacy, 1, 'a crawled page becomes a private report');
   });
 });
 
@@ -68,7 +79,7 @@ describe('a page worker that keeps failing', () => {
   /** Refuses the first five report events, as a database that is away for a while would. */
   class FlakyEvents extends RecordingEvents {
     failures = 0;
-    override async publish(userId: number, event: Parameters<RecordingEvents['publish']>[1], data: object): Promise<void> {
+    override async publish(userId: number, event: Parameters<RecordingEvents['publish']>[1], data: EventData): Promise<void> {
       if (event.startsWith('report.') && this.failures < 5) {
         this.failures++;
         throw new Error('the event store is away');

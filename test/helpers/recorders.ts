@@ -1,6 +1,6 @@
 // Test doubles for the two outlets a feature hands its results to: a Mailer and an EventSink
 // that record what they are given (tests only; the product wires the mail service and webhooks).
-import type { EventName, EventSink } from '../../src/events.js';
+import { eventData, type EventData, type EventName, type EventSink } from '../../src/events.js';
 import type { Mailer, MailMessage } from '../../src/mail/mail-message.js';
 
 /** Keeps every mail queued; like the real one, a key already used queues nothing. */
@@ -26,8 +26,8 @@ export class RecordingMailer implements Mailer {
 export class RecordingEvents implements EventSink {
   readonly published: { userId: number; event: EventName; data: any }[] = [];
 
-  async publish(userId: number, event: EventName, data: object): Promise<void> {
-    this.published.push({ userId, event, data });
+  async publish(userId: number, event: EventName, data: EventData): Promise<void> {
+    this.published.push({ userId, event, data: eventData(data) });
   }
 
   of(userId: number, event: EventName): any[] {
