@@ -315,6 +315,25 @@ export class AnalyticsRepository {
     return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
   }
 
+  /**
+   * A page of `totals` and how many values there are, from one pass over the rollups: the count
+   * is a window over the groups (a separate count(distinct) cost PostgreSQL twice the time, as
+   * it sorts the values). A page past the end has no row to carry it, so it is counted apart.
+   */
+  async totalsPage(
+    q: RollupQuery & { sortBy: 'count' | 'value'; sort: 'asc' | 'desc'; limit: number; offset: number },
+  ): Promise<{ total: number; rows: ValueCount[] }> {
+    let query = this.rollupsIn(q)
+      .select(['value', (eb) => eb.fn.sum<number>('count').as('count'), sql<number>`count(*) over ()`.as('total')])
+      .groupBy('value');
+    const byValue = this.engine === 'postgres' ? sql`value collate "C"` : sql`value`;
+    query =
+      q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy(byValue, 'asc') : query.orderBy(byValue, q.sort);
+    const rows = await query.limit(q.limit).offset(q.offset).execute();
+    const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await this.countValues(q) : 0;
+    return { total, rows: rows.map((r) => ({ value: r.value, count: Number(r.count) })) };
+  }
+
   /** How many distinct values `totals` would list. */
   async countValues(q: RollupQuery): Promise<number> {
     const row = await this.rollupsIn(q)

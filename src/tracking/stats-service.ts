@@ -96,11 +96,9 @@ export class StatsService {
     const { sortBy, sort } = statsOrder(q.name, q.sortBy, q.sort);
     if (!isSeries(q.name)) {
       const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to, search: q.search };
-      const [total, rows] = await Promise.all([
-        this.analytics.countValues(where),
-        this.analytics.totals({ ...where, sortBy, sort, limit, offset }),
-      ]);
-      return { total, rows };
+      if (limit !== undefined) return this.analytics.totalsPage({ ...where, sortBy, sort, limit, offset });
+      const rows = await this.analytics.totals({ ...where, sortBy, sort });
+      return { total: rows.length, rows };
     }
     let rows = await this.seriesRows(q);
     if (q.search) {
