@@ -302,17 +302,7 @@ export class AnalyticsRepository {
   async totals(
     q: RollupQuery & { sortBy: 'count' | 'value'; sort: 'asc' | 'desc'; limit?: number; offset?: number },
   ): Promise<ValueCount[]> {
-    let query = this.rollupsIn(q)
-      .select(['value', (eb) => eb.fn.sum<number>('count').as('count')])
-      .groupBy('value');
-    // Values in code point order on both engines: PostgreSQL's default collation is the
-    // database's locale (which ignores case and punctuation at first), SQLite's is binary.
-    const byValue = this.engine === 'postgres' ? sql`value collate "C"` : sql`value`;
-    query =
-      q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy(byValue, 'asc') : query.orderBy(byValue, q.sort);
-    if (q.limit !== undefined) query = query.limit(q.limit).offset(q.offset ?? 0);
-    const rows = await query.execute();
-    return rows.map((r) => ({ value: r.value, count: Number(r.count) }));
+    return (await this.totalsCounted(q)).rows;
   }
 
   /**
@@ -323,15 +313,28 @@ export class AnalyticsRepository {
   async totalsPage(
     q: RollupQuery & { sortBy: 'count' | 'value'; sort: 'asc' | 'desc'; limit: number; offset: number },
   ): Promise<{ total: number; rows: ValueCount[] }> {
+    const { total, rows } = await this.totalsCounted(q);
+    return { total: total ?? (q.offset > 0 ? await this.countValues(q) : 0), rows };
+  }
+
+  /** `totals`, and the number of values when any row came back (else null). */
+  private async totalsCounted(
+    q: RollupQuery & { sortBy: 'count' | 'value'; sort: 'asc' | 'desc'; limit?: number; offset?: number },
+  ): Promise<{ total: number | null; rows: ValueCount[] }> {
     let query = this.rollupsIn(q)
       .select(['value', (eb) => eb.fn.sum<number>('count').as('count'), sql<number>`count(*) over ()`.as('total')])
       .groupBy('value');
+    // Values in code point order on both engines: PostgreSQL's default collation is the
+    // database's locale (which ignores case and punctuation at first), SQLite's is binary.
     const byValue = this.engine === 'postgres' ? sql`value collate "C"` : sql`value`;
     query =
       q.sortBy === 'count' ? query.orderBy(sql`sum(count)`, q.sort).orderBy(byValue, 'asc') : query.orderBy(byValue, q.sort);
-    const rows = await query.limit(q.limit).offset(q.offset).execute();
-    const total = rows.length > 0 ? Number(rows[0].total) : q.offset > 0 ? await this.countValues(q) : 0;
-    return { total, rows: rows.map((r) => ({ value: r.value, count: Number(r.count) })) };
+    if (q.limit !== undefined) query = query.limit(q.limit).offset(q.offset ?? 0);
+    const rows = await query.execute();
+    return {
+      total: rows.length > 0 ? Number(rows[0].total) : null,
+      rows: rows.map((r) => ({ value: r.value, count: Number(r.count) })),
+    };
   }
 
   /** How many distinct values `totals` would list. */

@@ -433,6 +433,23 @@ describe('GET /api/v1/stats/{website}', () => {
       ]);
     });
 
+    test('a top list in pages: the total counts every value, on its page and past the last', async () => {
+      const page = (n: number) => get(main, { name: 'page', ...range, page: String(n) }).then((r) => r.json());
+      const first = await page(1);
+      assert.deepEqual(asRows(first.data), [
+        ['/', 3],
+        ['/pricing', 3],
+        ['/docs', 2],
+      ]);
+      assert.equal(first.meta.total, 3);
+      const past = await page(3);
+      assert.deepEqual(past.data, []);
+      assert.equal(past.meta.total, 3, 'a page past the end still says how many values there are');
+      assert.equal(past.meta.last_page, 1);
+      const none = (await get(main, { name: 'page', from: '2026-11-10', to: '2026-11-12', page: '2' })).json();
+      assert.deepEqual([none.data, none.meta.total], [[], 0]);
+    });
+
     test('pages of 10 by default, per_page 25, the paginator links and meta', async () => {
       const base = `http://localhost:80/api/v1/stats/${main}`;
       const url = (page: number, perPage = 10) =>
