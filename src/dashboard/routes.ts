@@ -39,11 +39,19 @@ const scriptSchema = {
   response: { 200: documentResponse('The script', 'text/javascript'), 304: emptyResponse('Not modified (If-None-Match)') },
 };
 
-/** Only a path of this dashboard: never another site (an open redirect). */
-function safeNext(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/app(?:[/?#]|$)/.test(value) && !value.includes('\\') && value.length <= 2000
-    ? value
-    : undefined;
+/** What a Location header may not carry as it is: all but RFC 3986's characters, and a `%` that begins no escape. */
+const UNENCODED = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]/gu;
+
+/**
+ * Where to go after signing in: only a path of this dashboard (never another site: an open
+ * redirect), free of control characters and of broken UTF-16, else nothing (the default page).
+ * It is returned percent-encoded, so a header can carry it whatever characters it was typed with
+ * (escapes already in it are kept, so encoding it again changes nothing).
+ */
+export function safeNext(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2000) return undefined;
+  if (!/^\/app(?:[/?#]|$)/.test(value) || value.includes('\\') || /[\p{Cc}\p{Cs}]/u.test(value)) return undefined;
+  return value.replace(UNENCODED, (character) => encodeURIComponent(character));
 }
 
 function field(request: FastifyRequest, name: string): string {
