@@ -23,6 +23,7 @@ import { DashboardApi } from '../dashboard/api-client.js';
 import { SessionService } from '../accounts/sessions.js';
 import { InternalCredential } from './internal-caller.js';
 import { securityHeadersFor } from '../web/security-headers.js';
+import { publicPageLimit } from '../web/public-limit.js';
 import { authenticate } from './auth.js';
 import { registerDocs } from './docs.js';
 import { registerOpenApi } from './openapi.js';
@@ -152,6 +153,7 @@ export async function buildApp({
   if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
+  const publicLimit = publicPageLimit(counter, config.publicRateLimitPerMinute);
   app.decorate('analysisPool', services.analysisPool);
   const reportService = services.reports;
   const stats = services.stats;
@@ -278,6 +280,7 @@ export async function buildApp({
       config: config.analysis,
       clock,
       stats,
+      publicLimit,
     });
   });
 
@@ -292,6 +295,7 @@ export async function buildApp({
       config: config.analysis,
       stats,
       cookieSecret,
+      publicLimit,
     }),
   );
 

@@ -82,7 +82,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   app.get(
     '/login',
-    { schema: { ...dashboardSchema('The sign-in page (to /app when signed in)', 'page'), querystring: nextQuery } },
+    {
+      schema: { ...dashboardSchema('The sign-in page (to /app when signed in)', 'page', [429]), querystring: nextQuery },
+      onRequest: deps.publicLimit,
+    },
     async (request, reply) => {
       if (await sessions.resolve(request.cookies[SESSION_COOKIE])) return reply.redirect('/app/reports', 303);
       const next = safeNext((request.query as Record<string, unknown> | undefined)?.next);
@@ -98,6 +101,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
         'form',
         [401, 429],
       ),
+      onRequest: deps.publicLimit,
     },
     async (request, reply) => {
       // Login CSRF: another site must not sign a visitor in to an account of its choosing.
