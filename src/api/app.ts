@@ -153,6 +153,8 @@ export async function buildApp({
   if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
+  // "Run now" of a monitor is timed like the monitor's schedule, by the app's clock.
+  const runNowCounter = new WindowCounter(redis, app.log, undefined, clock);
   const publicLimit = publicPageLimit(counter, config.publicRateLimitPerMinute);
   app.decorate('analysisPool', services.analysisPool);
   const reportService = services.reports;
@@ -318,7 +320,13 @@ export async function buildApp({
       statsRoutes(api, { websites: repos.websites, stats });
       webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
       reportHistoryRoutes(api, { reports: repos.reports, history: repos.history });
-      monitorsRoutes(api, { monitors: repos.monitors, reports: repos.reports, service: services.monitors });
+      monitorsRoutes(api, {
+        monitors: repos.monitors,
+        reports: repos.reports,
+        service: services.monitors,
+        maxMonitors: config.maxMonitors,
+        counter: runNowCounter,
+      });
       crawlsRoutes(api, { crawls: repos.crawls, service: services.crawls, maxPages: config.crawl.maxPages });
     },
     { prefix: '/api/v1' },

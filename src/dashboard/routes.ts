@@ -9,7 +9,8 @@ import { csrfMatches, SESSION_COOKIE } from '../accounts/sessions.js';
 import { isSameOriginPost } from '../web/same-origin.js';
 import { html } from '../web/render/html.js';
 import type { DashboardDeps, PageModule } from './deps.js';
-import { notFoundAppPage, sendHtml, setSessionCookie } from './context.js';
+import { notFoundAppPage, sendHtml, setSessionCookie, tooManyChangesPage } from './context.js';
+import { TooManyChanges } from './too-many-changes.js';
 import { APP_SCRIPT, APP_SCRIPT_TAG } from './assets/app-script.js';
 import { APP_SCRIPT_PATH, renderAppDocument } from './render/layout.js';
 import { renderSignInPage } from './sign-in-page.js';
@@ -169,6 +170,11 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
         };
       });
       for (const register of PAGE_MODULES) register(scope, deps);
+      // A write the API refused for now (429) is one page, whatever form sent it.
+      scope.setErrorHandler((error, request, reply) => {
+        if (error instanceof TooManyChanges) return tooManyChangesPage(request, reply, error);
+        throw error; // the app's handler
+      });
       // An unknown page under /app is a dashboard 404, behind the same session check.
       scope.setNotFoundHandler(async (request, reply) => {
         const active = await sessions.resolve(request.cookies[SESSION_COOKIE]);
