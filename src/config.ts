@@ -17,6 +17,10 @@ export interface AppConfig {
   trustProxy: number;
   logLevel: LogLevel;
   rateLimitPerMinute: number;
+  /** Requests a minute one client address (an IPv6 one by its /64) may make to the public pages: share pages, /login (0: no limit). */
+  publicRateLimitPerMinute: number;
+  /** Monitors one account may have (a create past it: 422 on report_id). */
+  maxMonitors: number;
   redisUrl: string | null;
   /** Concurrent analyses per instance, and how long a create may wait for a slot. */
   analysisConcurrency: number;
@@ -273,6 +277,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: r.custom('TRUST_PROXY', 0, proxyHops),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerMinute: r.int('RATE_LIMIT_PER_MINUTE', 60),
+    publicRateLimitPerMinute: r.int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120),
+    maxMonitors: r.int('MAX_MONITORS', 100, 1, 1_000_000),
     redisUrl: r.custom('REDIS_URL', null, (raw) => {
       if (!/^rediss?:\/\/[^\s]+$/i.test(raw)) throw new Error('a redis:// or rediss:// URL');
       return raw;

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionRow, SessionsRepository } from '../db/sessions-repository.js';
 import type { User, UsersRepository } from '../db/users-repository.js';
+import { canMatchStoredText } from '../db/text.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { formatTimestamp, type Clock } from '../time.js';
 import { normalizeEmail } from './accounts.js';
@@ -83,7 +84,9 @@ export class SessionService {
       await Promise.all([counter.decr(accountKey), counter.decr(addressKey)]); // a refused attempt is not a failure
       return { ok: false, reason: 'limited', retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...over) / 1000)) };
     }
-    const user = normalized === null ? undefined : await users.findByEmail(normalized);
+    // An address no account can have (one holding a NUL, which a database cannot even be asked
+    // to look up) is an unknown account: the usual refusal, verified against the dummy hash.
+    const user = normalized === null || !canMatchStoredText(normalized) ? undefined : await users.findByEmail(normalized);
     const hash = user?.password_hash ?? (await this.dummy());
     const valid = (await verifyPassword(hash, password.slice(0, MAX_PASSWORD_LENGTH * 4))) && user?.password_hash != null;
     if (!valid || !user) return { ok: false, reason: 'invalid' };

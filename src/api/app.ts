@@ -23,6 +23,7 @@ import { DashboardApi } from '../dashboard/api-client.js';
 import { SessionService } from '../accounts/sessions.js';
 import { InternalCredential } from './internal-caller.js';
 import { securityHeadersFor } from '../web/security-headers.js';
+import { publicPageLimit } from '../web/public-limit.js';
 import { authenticate } from './auth.js';
 import { registerDocs } from './docs.js';
 import { registerOpenApi } from './openapi.js';
@@ -152,6 +153,9 @@ export async function buildApp({
   if (redis) await redisReady(redis);
   app.addHook('onClose', async () => redis?.disconnect());
   const counter = new WindowCounter(redis, app.log);
+  // "Run now" of a monitor is timed like the monitor's schedule, by the app's clock.
+  const runNowCounter = new WindowCounter(redis, app.log, undefined, clock);
+  const publicLimit = publicPageLimit(counter, config.publicRateLimitPerMinute);
   app.decorate('analysisPool', services.analysisPool);
   const reportService = services.reports;
   const stats = services.stats;
@@ -278,6 +282,7 @@ export async function buildApp({
       config: config.analysis,
       clock,
       stats,
+      publicLimit,
     });
   });
 
@@ -292,6 +297,7 @@ export async function buildApp({
       config: config.analysis,
       stats,
       cookieSecret,
+      publicLimit,
     }),
   );
 
@@ -314,7 +320,13 @@ export async function buildApp({
       statsRoutes(api, { websites: repos.websites, stats });
       webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
       reportHistoryRoutes(api, { reports: repos.reports, history: repos.history });
-      monitorsRoutes(api, { monitors: repos.monitors, reports: repos.reports, service: services.monitors });
+      monitorsRoutes(api, {
+        monitors: repos.monitors,
+        reports: repos.reports,
+        service: services.monitors,
+        maxMonitors: config.maxMonitors,
+        counter: runNowCounter,
+      });
       crawlsRoutes(api, { crawls: repos.crawls, service: services.crawls, maxPages: config.crawl.maxPages });
     },
     { prefix: '/api/v1' },

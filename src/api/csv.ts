@@ -1,11 +1,18 @@
 // CSV as RFC 4180 writes it: CRLF line ends, and a field holding a comma, a double quote or a
-// line break quoted, its quotes doubled. Nothing else is changed (no formula escaping), so every
-// value reads back exactly as it was counted.
+// line break quoted, its quotes doubled. Every CSV the service writes (stats, crawl pages, the
+// CLI's --csv) goes through here.
+//
+// Formula escaping (OWASP's CSV-injection rule): a text cell beginning with `=`, `+`, `-`, `@`,
+// a tab or a carriage return is written with a leading `'`, so a spreadsheet shows it as text
+// instead of running it (page titles, URLs and event values are chosen by whoever sent them).
+// Numbers are written as they are: they are counted here, never someone's formula.
 
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 export function csvField(value: string | number): string {
-  const text = String(value);
+  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -32,9 +32,10 @@ export async function registerRateLimit(api: FastifyInstance, perMinute: number,
     // validator refuses (422, or a malformed id's 404) still counts.
     hook: 'preValidation',
     keyGenerator: (request) => `account:${request.user?.id ?? request.ip}`,
-    // A dashboard page makes several API calls for one click: the per-minute budget is for API
-    // clients. (What costs the most, an analysis, is shared fairly by the analysis pool.)
-    allowList: (request) => request.fromDashboard === true,
+    // A dashboard page view makes several API reads for one click: those are not counted. Its
+    // forms are, exactly as the API calls they make (every write: POST, PUT, PATCH, DELETE), in
+    // the account's one budget, so a browser cannot change more a minute than its API key could.
+    allowList: (request) => request.fromDashboard === true && (request.method === 'GET' || request.method === 'HEAD'),
     store: Store as never,
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },

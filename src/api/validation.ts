@@ -5,6 +5,7 @@
 // follow the order of the fields, and every field is reported at once. validator.ts plugs it
 // into Fastify.
 import type { TObject, TSchema } from '@sinclair/typebox';
+import { hasUnstorableText } from '../db/text.js';
 import type { FieldErrors } from './errors.js';
 import type { Input, RawValue } from './input.js';
 
@@ -14,6 +15,29 @@ const formats = new Map<string, FormatCheck>();
 
 export function registerFormat(name: string, check: FormatCheck): void {
   formats.set(name, check);
+}
+
+/**
+ * Marks a field whose text is never stored as text (a password: only its hash is), so it may
+ * hold characters a database cannot store. A symbol, so it never reaches the OpenAPI document.
+ */
+export const NOT_STORED_AS_TEXT = Symbol('rankscope.notStoredAsText');
+
+/** Whether a value (a string, or one inside a list or object) holds text no database may be asked to store. */
+function holdsUnstorableText(value: RawValue): boolean {
+  if (typeof value === 'string') return hasUnstorableText(value);
+  if (Array.isArray(value)) return value.some(holdsUnstorableText);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsUnstorableText);
+  return false;
+}
+
+export interface CheckOptions {
+  /**
+   * The input is stored (a write's body): a field holding text a database cannot store (a NUL)
+   * is refused with a 422 on that field, on every engine alike. Filters (query strings) are not
+   * refused: such a term matches nothing (db/text.ts).
+   */
+  stored?: boolean;
 }
 
 /** `per_page` → "per page", as Laravel's getDisplayableAttribute does. */
@@ -87,7 +111,7 @@ export interface ValidationResult {
 }
 
 /** The schema as a check of one input: every error collected, unknown input keys dropped. */
-export function compileCheck(schema: TObject): (input: Input) => ValidationResult {
+export function compileCheck(schema: TObject, options: CheckOptions = {}): (input: Input) => ValidationResult {
   const fields = Object.entries(schema.properties);
   const required = new Set(schema.required ?? []);
   for (const [, fieldSchema] of fields) {
@@ -100,6 +124,16 @@ export function compileCheck(schema: TObject): (input: Input) => ValidationResul
     const errors: FieldErrors = {};
     for (const [field, fieldSchema] of fields) {
       const present = Object.hasOwn(input, field);
+      if (
+        options.stored &&
+        present &&
+        !(NOT_STORED_AS_TEXT in fieldSchema) &&
+        input[field] !== null &&
+        holdsUnstorableText(input[field])
+      ) {
+        errors[field] = [`The ${attributeName(field)} must not contain a NUL character.`];
+        continue;
+      }
       if (fieldSchema.type === undefined) {
         if (present) values[field] = input[field]; // any value (`page`): its reader decides
         continue;
@@ -119,8 +153,8 @@ export function compileCheck(schema: TObject): (input: Input) => ValidationResul
 }
 
 /** Applies `schema` to `input` once (validator.ts compiles it once per route instead). */
-export function check(schema: TObject, input: Input): ValidationResult {
-  return compileCheck(schema)(input);
+export function check(schema: TObject, input: Input, options: CheckOptions = {}): ValidationResult {
+  return compileCheck(schema, options)(input);
 }
 
 /** `errors` with its fields in `order` (a schema's fields), messages of each field kept in order. */

@@ -49,9 +49,13 @@ function compileParams(schema: TObject) {
   };
 }
 
-/** A query string or a body (already merged and normalised by the preValidation hook below). */
-function compileInput(schema: TObject) {
-  const check = compileCheck(schema);
+/**
+ * A query string or a body (already merged and normalised by the preValidation hook below). A
+ * body is what a write stores, so text a database cannot store is refused there (a 422 on the
+ * field); a query string only filters, and such a term matches nothing.
+ */
+function compileInput(schema: TObject, stored: boolean) {
+  const check = compileCheck(schema, { stored });
   return (data: Input | null) => {
     const { values, errors } = check(data ?? {});
     return Object.keys(errors).length > 0 ? { error: new InvalidInput(errors, values) } : { value: values };
@@ -61,7 +65,7 @@ function compileInput(schema: TObject) {
 export const laravelValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart, method, url }) => {
   if (!KindGuard.IsObject(schema)) throw new Error(`${method} ${url}: a ${httpPart} schema must be a Type.Object`);
   if (httpPart === 'params') return compileParams(schema);
-  if (httpPart === 'body' || httpPart === 'querystring') return compileInput(schema);
+  if (httpPart === 'body' || httpPart === 'querystring') return compileInput(schema, httpPart === 'body');
   throw new Error(`${method} ${url}: the API validates no ${httpPart}`);
 };
 

@@ -5,6 +5,8 @@ import { SESSION_COOKIE, SESSION_IDLE_MS } from '../accounts/sessions.js';
 import type { User } from '../db/users-repository.js';
 import { html, type HtmlValue } from '../web/render/html.js';
 import type { ApiAnswer, ApiJson, DashboardApi } from './api-client.js';
+import { type TooManyChanges, unlessLimited } from './too-many-changes.js';
+import { formatWait } from '../web/render/format.js';
 import { renderAppDocument, type Section } from './render/layout.js';
 
 export const FLASH_COOKIE = 'rankscope_flash';
@@ -94,11 +96,13 @@ export function apiFor(request: FastifyRequest, api: DashboardApi) {
   return {
     get: <T = ApiJson>(path: string, query?: Record<string, string | number | undefined | null>): Promise<ApiAnswer<T>> =>
       api.call<T>(user.id, 'GET', path, { query }),
+    // Writes count against the account's API budget; one refused for now (429) throws TooManyChanges.
     post: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
-      api.call<T>(user.id, 'POST', path, { body }),
+      api.call<T>(user.id, 'POST', path, { body }).then((answer) => unlessLimited(answer, path)),
     put: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
-      api.call<T>(user.id, 'PUT', path, { body }),
-    delete: <T = ApiJson>(path: string): Promise<ApiAnswer<T>> => api.call<T>(user.id, 'DELETE', path),
+      api.call<T>(user.id, 'PUT', path, { body }).then((answer) => unlessLimited(answer, path)),
+    delete: <T = ApiJson>(path: string): Promise<ApiAnswer<T>> =>
+      api.call<T>(user.id, 'DELETE', path).then((answer) => unlessLimited(answer, path)),
   };
 }
 
@@ -136,5 +140,44 @@ export function notFoundAppPage(request: FastifyRequest, reply: FastifyReply): F
     reply,
     404,
     renderAppDocument({ title: 'Not found', account: { email: who.user.email, csrf: who.csrf, section: 'reports' } }, main),
+  );
+}
+
+const SECTIONS: readonly Section[] = ['reports', 'projects', 'websites', 'monitors', 'webhooks', 'crawls', 'account'];
+
+/** The page a refused form came from (a same-site Referer under /app), else the section's list. */
+function backPath(request: FastifyRequest, section: Section): string {
+  const referer = request.headers.referer;
+  if (typeof referer === 'string' && URL.canParse(referer)) {
+    const from = new URL(referer);
+    const own = URL.canParse(`${request.protocol}://${request.host}`)
+      ? new URL(`${request.protocol}://${request.host}`).host
+      : null;
+    if (from.host === own && /^\/app(?:\/|$)/.test(from.pathname)) return `${from.pathname}${from.search}`;
+  }
+  return `/app/${section}`;
+}
+
+/** The answer to a form the API refused for now (429): what limit, how long to wait, nothing changed. */
+export function tooManyChangesPage(request: FastifyRequest, reply: FastifyReply, refused: TooManyChanges): FastifyReply {
+  const who = signedIn(request);
+  const named = /^\/app\/([a-z]+)/.exec(request.url)?.[1];
+  const section = SECTIONS.find((s) => s === named) ?? 'reports';
+  const wait = formatWait(refused.retryAfterSeconds);
+  const why =
+    refused.reason === 'monitor-run'
+      ? html`<p>This monitor was run less than a minute ago, and “Run now” runs one monitor at most once a minute. Nothing was queued.</p>`
+      : html`<p>This account has made ${refused.perMinute === null ? 'its allowed number of' : html`its ${refused.perMinute}`} changes of the last minute: its API key and these forms share one budget a minute. Nothing was changed.</p>`;
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Too many changes</h1>
+${why}
+<p>Try again in ${wait}.</p>
+<p><a href="${backPath(request, section)}">Back</a></p>
+</section>`;
+  reply.header('Retry-After', String(refused.retryAfterSeconds));
+  return sendHtml(
+    reply,
+    429,
+    renderAppDocument({ title: 'Too many changes', account: { email: who.user.email, csrf: who.csrf, section } }, main),
   );
 }

@@ -1,6 +1,6 @@
 // What the dashboard's page modules get: the API (in process), sessions, and the few things
 // pages show that the API does not give (the score bands, the stats for the charts).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { SessionService } from '../accounts/sessions.js';
 import type { AnalysisConfig } from '../analysis/config.js';
 import type { UsersRepository } from '../db/users-repository.js';
@@ -17,6 +17,8 @@ export interface DashboardDeps {
   stats: StatsService;
   /** Signs the notice cookie; the share pages' secret. */
   cookieSecret: string;
+  /** The public pages' limit of requests per client address (/login is one). */
+  publicLimit: onRequestHookHandler;
 }
 
 /** A page module: registers its routes under /app. */

@@ -9,7 +9,8 @@ import { csrfMatches, SESSION_COOKIE } from '../accounts/sessions.js';
 import { isSameOriginPost } from '../web/same-origin.js';
 import { html } from '../web/render/html.js';
 import type { DashboardDeps, PageModule } from './deps.js';
-import { notFoundAppPage, sendHtml, setSessionCookie } from './context.js';
+import { notFoundAppPage, sendHtml, setSessionCookie, tooManyChangesPage } from './context.js';
+import { TooManyChanges } from './too-many-changes.js';
 import { APP_SCRIPT, APP_SCRIPT_TAG } from './assets/app-script.js';
 import { APP_SCRIPT_PATH, renderAppDocument } from './render/layout.js';
 import { renderSignInPage } from './sign-in-page.js';
@@ -39,11 +40,19 @@ const scriptSchema = {
   response: { 200: documentResponse('The script', 'text/javascript'), 304: emptyResponse('Not modified (If-None-Match)') },
 };
 
-/** Only a path of this dashboard: never another site (an open redirect). */
-function safeNext(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/app(?:[/?#]|$)/.test(value) && !value.includes('\\') && value.length <= 2000
-    ? value
-    : undefined;
+/** What a Location header may not carry as it is: all but RFC 3986's characters, and a `%` that begins no escape. */
+const UNENCODED = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]%]/gu;
+
+/**
+ * Where to go after signing in: only a path of this dashboard (never another site: an open
+ * redirect), free of control characters and of broken UTF-16, else nothing (the default page).
+ * It is returned percent-encoded, so a header can carry it whatever characters it was typed with
+ * (escapes already in it are kept, so encoding it again changes nothing).
+ */
+export function safeNext(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2000) return undefined;
+  if (!/^\/app(?:[/?#]|$)/.test(value) || value.includes('\\') || /[\p{Cc}\p{Cs}]/u.test(value)) return undefined;
+  return value.replace(UNENCODED, (character) => encodeURIComponent(character));
 }
 
 function field(request: FastifyRequest, name: string): string {
@@ -74,7 +83,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   app.get(
     '/login',
-    { schema: { ...dashboardSchema('The sign-in page (to /app when signed in)', 'page'), querystring: nextQuery } },
+    {
+      schema: { ...dashboardSchema('The sign-in page (to /app when signed in)', 'page', [429]), querystring: nextQuery },
+      onRequest: deps.publicLimit,
+    },
     async (request, reply) => {
       if (await sessions.resolve(request.cookies[SESSION_COOKIE])) return reply.redirect('/app/reports', 303);
       const next = safeNext((request.query as Record<string, unknown> | undefined)?.next);
@@ -90,6 +102,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
         'form',
         [401, 429],
       ),
+      onRequest: deps.publicLimit,
     },
     async (request, reply) => {
       // Login CSRF: another site must not sign a visitor in to an account of its choosing.
@@ -157,6 +170,11 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
         };
       });
       for (const register of PAGE_MODULES) register(scope, deps);
+      // A write the API refused for now (429) is one page, whatever form sent it.
+      scope.setErrorHandler((error, request, reply) => {
+        if (error instanceof TooManyChanges) return tooManyChangesPage(request, reply, error);
+        throw error; // the app's handler
+      });
       // An unknown page under /app is a dashboard 404, behind the same session check.
       scope.setNotFoundHandler(async (request, reply) => {
         const active = await sessions.resolve(request.cookies[SESSION_COOKIE]);

@@ -54,10 +54,34 @@ export class MonitorsRepository {
       .executeTakeFirst();
   }
 
-  /** A new monitor: its first run one period after its creation. */
-  create(monitor: NewMonitor): Promise<MonitorRow> {
+  /**
+   * A new monitor (its first run one period after its creation), unless the account already has
+   * `max`: then null. Counted and inserted in one transaction that first locks the account's row,
+   * so creates sent at once (on any number of instances, on either engine) cannot all pass the
+   * count before any of them inserts.
+   */
+  create(monitor: NewMonitor, max: number): Promise<MonitorRow | null> {
+    return this.db.transaction().execute(async (trx) => {
+      // A write that changes nothing, for its lock: PostgreSQL holds the row until the commit,
+      // and SQLite makes the transaction the one writer at once.
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+        .where('id', '=', monitor.user_id)
+        .execute();
+      const counted = await trx
+        .selectFrom('monitors')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', monitor.user_id)
+        .executeTakeFirstOrThrow();
+      if (Number(counted.n) >= max) return null;
+      return this.insert(trx, monitor);
+    });
+  }
+
+  private insert(db: Kysely<Database>, monitor: NewMonitor): Promise<MonitorRow> {
     const now = nowTimestamp(this.clock);
-    return this.db
+    return db
       .insertInto('monitors')
       .values({
         ...monitor,

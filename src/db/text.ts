@@ -4,14 +4,16 @@
 // `hasUnstorableText`), content fetched or sent anonymously is cleaned (`storableText`), and a
 // filter term holding it matches nothing (`canMatchStoredText`), alike on both engines.
 
+const NUL = '\u0000';
+
 /** Whether `text` holds a character no engine may be asked to store (a NUL). */
 export function hasUnstorableText(text: string): boolean {
-  return text.includes('\u0000');
+  return text.includes(NUL);
 }
 
 /** `text` without the characters a database refuses (fetched pages, anonymous events). */
 export function storableText(text: string): string {
-  return hasUnstorableText(text) ? text.replaceAll('\u0000', '') : text;
+  return hasUnstorableText(text) ? text.replaceAll(NUL, '') : text;
 }
 
 /** `storableText` of a value that may be absent. */

@@ -7,6 +7,7 @@
 // exceeded by switching between the two.
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../time.js';
 
 export interface Hit {
   /** Hits in the current window, this one included (for peek: so far). */
@@ -73,6 +74,8 @@ interface LocalWindow {
 class LocalWindows {
   private readonly windows = new Map<string, LocalWindow>();
 
+  constructor(private readonly clock: Clock) {}
+
   private open(key: string, windowMs: number, now: number): LocalWindow {
     let w = this.windows.get(key);
     if (!w || w.endsAt <= now) {
@@ -84,7 +87,7 @@ class LocalWindows {
   }
 
   incr(key: string, windowMs: number): Hit {
-    const now = Date.now();
+    const now = this.clock.now();
     const w = this.open(key, windowMs, now);
     w.count++;
     return { count: w.count + w.remote, ttl: w.endsAt - now };
@@ -93,13 +96,13 @@ class LocalWindows {
   /** Redis's answer for `key`, remembered, plus the hits counted here in the same window. */
   withRemote(key: string, hit: Hit): Hit {
     if (hit.ttl <= 0) return hit; // no window open in Redis (a peek or decr of an unknown key)
-    const w = this.open(key, hit.ttl, Date.now());
+    const w = this.open(key, hit.ttl, this.clock.now());
     w.remote = hit.count;
     return { count: hit.count + w.count, ttl: hit.ttl };
   }
 
   decr(key: string): Hit {
-    const now = Date.now();
+    const now = this.clock.now();
     const w = this.windows.get(key);
     if (!w || w.endsAt <= now) return { count: 0, ttl: 0 };
     if (w.count > 0) w.count--;
@@ -107,7 +110,7 @@ class LocalWindows {
   }
 
   peek(key: string): Hit {
-    const now = Date.now();
+    const now = this.clock.now();
     const w = this.windows.get(key);
     return !w || w.endsAt <= now ? { count: 0, ttl: 0 } : { count: w.count + w.remote, ttl: w.endsAt - now };
   }
@@ -118,14 +121,21 @@ class LocalWindows {
 }
 
 export class WindowCounter {
-  private readonly local = new LocalWindows();
+  private readonly local: LocalWindows;
   private lastWarning = 0;
 
+  /**
+   * `clock` times the windows counted in process (Redis times its own): the system clock, or a
+   * service's clock for a limit that is part of its schedule (a monitor's "run now"), so a test
+   * that moves that clock moves the limit's windows too.
+   */
   constructor(
     private readonly redis: Redis | null,
     private readonly log: FastifyBaseLogger,
     private readonly prefix = 'rankscope:',
+    clock: Clock = systemClock,
   ) {
+    this.local = new LocalWindows(clock);
     redis?.on('error', (error) => this.warn(error));
   }
 

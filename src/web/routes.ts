@@ -1,6 +1,6 @@
 // The HTML side: share pages of reports and websites (public, private = 404, or behind a
 // password; a website's with its traffic), their stylesheet, and the service's robots.txt.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createHash } from 'node:crypto';
 import type { AnalysisConfig } from '../analysis/config.js';
@@ -46,6 +46,8 @@ export interface WebDeps {
   clock: Clock;
   /** The website pages' traffic. */
   stats: StatsService;
+  /** The public pages' limit of requests per client address (api/app.ts builds it). */
+  publicLimit: onRequestHookHandler;
 }
 
 function sendPage(reply: FastifyReply, status: number, body: string) {
@@ -55,6 +57,9 @@ function sendPage(reply: FastifyReply, status: number, body: string) {
 export const notFoundPage = (reply: FastifyReply) => sendPage(reply, 404, renderNotFoundPage());
 
 const notFoundResponse = documentResponse('Unknown or private: the same page for both');
+const tooManyRequestsResponse = documentResponse(
+  'Too many requests from this address (PUBLIC_RATE_LIMIT_PER_MINUTE): try again after Retry-After seconds',
+);
 
 const websiteRange = Type.Object({
   from: Type.Optional(Type.String({ format: 'date', description: 'First day shown (UTC), YYYY-MM-DD' })),
@@ -77,7 +82,13 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
   params: Type.Object({ id: Type.String({ description: 'The id (anything else answers 404)' }) }),
   ...(kind === 'website' && method === 'GET' ? { querystring: websiteRange } : {}),
   ...(method === 'GET'
-    ? { response: { 200: documentResponse(`The ${kind}, or its password form`), 404: notFoundResponse } }
+    ? {
+        response: {
+          200: documentResponse(`The ${kind}, or its password form`),
+          404: notFoundResponse,
+          429: tooManyRequestsResponse,
+        },
+      }
     : {
         body: Type.Object({
           password: Type.Optional(Type.String({ description: 'The page password (a missing or wrong one answers 401)' })),
@@ -87,13 +98,15 @@ const pageSchema = (kind: ShareKind, method: 'GET' | 'POST') => ({
           401: documentResponse('Wrong password: the form again'),
           403: documentResponse('Sent from another site: refused'),
           404: notFoundResponse,
-          429: documentResponse('Too many wrong passwords: try again after Retry-After seconds'),
+          429: documentResponse(
+            'Too many wrong passwords, or too many requests from this address: try again after Retry-After seconds',
+          ),
         },
       }),
 });
 
 export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
-  const { reports, history, websites, counter, config, clock, stats } = deps;
+  const { reports, history, websites, counter, config, clock, stats, publicLimit } = deps;
   const stylesheetTag = `"${createHash('sha256').update(STYLESHEET).digest('base64url').slice(0, 16)}"`;
 
   const stylesheetSchema = {
@@ -140,35 +153,43 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
       return resource && resource.privacy !== Privacy.Private ? resource : null;
     };
 
-    app.get<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'GET') }, async (request, reply) => {
-      const resource = await find(request.params.id);
-      if (!resource) return notFoundPage(reply);
-      if (resource.privacy === Privacy.Password && !hasAccess(request, kind, resource, clock)) {
-        return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
-      }
-      return sendPage(reply, 200, await render(resource, request));
-    });
+    app.get<{ Params: { id: string } }>(
+      `/${kind}s/:id`,
+      { schema: pageSchema(kind, 'GET'), onRequest: publicLimit },
+      async (request, reply) => {
+        const resource = await find(request.params.id);
+        if (!resource) return notFoundPage(reply);
+        if (resource.privacy === Privacy.Password && !hasAccess(request, kind, resource, clock)) {
+          return sendPage(reply, 200, renderPasswordPage({ kind, id: resource.id }));
+        }
+        return sendPage(reply, 200, await render(resource, request));
+      },
+    );
 
-    app.post<{ Params: { id: string } }>(`/${kind}s/:id`, { schema: pageSchema(kind, 'POST') }, async (request, reply) => {
-      // Login CSRF: another site must not unlock a page in a visitor's browser.
-      if (!isSameOriginPost(request)) return sendPage(reply, 403, renderForbiddenPage());
-      const resource = await find(request.params.id);
-      if (!resource) return notFoundPage(reply);
-      const path = sharePath(kind, resource.id);
-      if (resource.privacy !== Privacy.Password) return reply.redirect(path, 303);
-      // The attempt is counted before the (slow) verification, atomically, so parallel guesses
-      // cannot all pass a check made before any of them was counted.
-      const attemptsKey = `share:${kind}:${resource.id}:${request.ip}`;
-      const attempt = await counter.incr(attemptsKey, ATTEMPT_WINDOW_MS);
-      if (attempt.count > MAX_WRONG_PASSWORDS) return tooMany(reply, attempt.ttl);
-      const password = passwordOf(request);
-      if (password !== null && resource.password_hash !== null && (await verifyPassword(resource.password_hash, password))) {
-        await counter.decr(attemptsKey); // only wrong passwords count against the limit
-        grantAccess(request, reply, kind, resource, clock);
-        return reply.redirect(path, 303);
-      }
-      return sendPage(reply, 401, renderPasswordPage({ kind, id: resource.id, error: 'Incorrect password.' }));
-    });
+    app.post<{ Params: { id: string } }>(
+      `/${kind}s/:id`,
+      { schema: pageSchema(kind, 'POST'), onRequest: publicLimit },
+      async (request, reply) => {
+        // Login CSRF: another site must not unlock a page in a visitor's browser.
+        if (!isSameOriginPost(request)) return sendPage(reply, 403, renderForbiddenPage());
+        const resource = await find(request.params.id);
+        if (!resource) return notFoundPage(reply);
+        const path = sharePath(kind, resource.id);
+        if (resource.privacy !== Privacy.Password) return reply.redirect(path, 303);
+        // The attempt is counted before the (slow) verification, atomically, so parallel guesses
+        // cannot all pass a check made before any of them was counted.
+        const attemptsKey = `share:${kind}:${resource.id}:${request.ip}`;
+        const attempt = await counter.incr(attemptsKey, ATTEMPT_WINDOW_MS);
+        if (attempt.count > MAX_WRONG_PASSWORDS) return tooMany(reply, attempt.ttl);
+        const password = passwordOf(request);
+        if (password !== null && resource.password_hash !== null && (await verifyPassword(resource.password_hash, password))) {
+          await counter.decr(attemptsKey); // only wrong passwords count against the limit
+          grantAccess(request, reply, kind, resource, clock);
+          return reply.redirect(path, 303);
+        }
+        return sendPage(reply, 401, renderPasswordPage({ kind, id: resource.id, error: 'Incorrect password.' }));
+      },
+    );
   }
 
   sharePage(

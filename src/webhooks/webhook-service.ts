@@ -12,7 +12,7 @@ import type { Scheduler } from '../jobs/scheduler.js';
 import { formatTimestamp, nowTimestamp, type Clock } from '../time.js';
 import { eventsOf } from './event-list.js';
 import { postWebhook } from './post.js';
-import { signatureOf } from './signature.js';
+import { signatureHeaders } from './signature.js';
 import { refusedTarget, type TargetGuard } from './target.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
@@ -144,7 +144,7 @@ export class WebhookService implements EventSink {
         'user-agent': `Rankscope-Webhooks/${this.options.version}`,
         'x-rankscope-event': delivery.event,
         'x-rankscope-delivery': delivery.uuid,
-        'x-rankscope-signature': signatureOf(hook.secret, delivery.payload),
+        ...signatureHeaders(hook.secret, delivery.uuid, delivery.payload, this.options.clock.now()),
       },
       this.options.guard,
       this.timeoutMs,

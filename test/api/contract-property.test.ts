@@ -202,7 +202,8 @@ describe('the OpenAPI document and the server agree, for every operation', () =>
   let doc: Json;
   before(async () => {
     site = await startSite({ '/': goodPage(), '/a': goodPage(), '/b-c': goodPage(), '/page': goodPage() });
-    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true' });
+    // Each case makes a monitor of its own for one account: more than MAX_MONITORS's default.
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', MAX_MONITORS: '100000' });
     ({ key, id: userId } = await t.account());
     doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
   });

@@ -103,6 +103,13 @@ describe('dashboard page rules', () => {
     }
   });
 
+  test('a form refused for now (429): the page saying why', async () => {
+    assert.equal((await full.post(`/app/monitors/${ids.monitor}/run`)).statusCode, 303);
+    const res = await full.post(`/app/monitors/${ids.monitor}/run`);
+    assert.equal(res.statusCode, 429);
+    assertDashboardPage(res.body, 'run now again (429)');
+  });
+
   test('odd query strings and ids never answer a 5xx: a page, a 404 or the API’s 422 shown on the page', async () => {
     const odd = [
       'page=abc',

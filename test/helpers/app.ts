@@ -33,7 +33,8 @@ export async function testApp(
   options: Pick<AppOptions, 'analysisHooks' | 'clock' | 'mail' | 'events'> = {},
 ): Promise<TestApp> {
   const db = await testDatabase();
-  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });
+  // The limits are off unless a test sets them (their own tests do).
+  const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '0', PUBLIC_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', ...env });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, done) {

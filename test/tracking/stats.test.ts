@@ -546,7 +546,7 @@ describe('GET /api/v1/stats/{website}', () => {
         'value,count\r\n' +
           'Plain,3\r\n' +
           '"Comma, inside",2\r\n' +
-          '=1+1,1\r\n' +
+          "'=1+1,1\r\n" +
           '"Line\nbreak",1\r\n' +
           '"Quote ""inside""",1\r\n' +
           'e01,1\r\ne02,1\r\ne03,1\r\ne04,1\r\ne05,1\r\ne06,1\r\ne07,1\r\ne08,1\r\n',

@@ -1,12 +1,15 @@
 // /api/v1/monitors: scheduled re-runs of a report. Thin handlers — validate (the route's schemas),
 // authorise (every query is scoped to the key's account; another account's report is "invalid"
-// like an unknown one), call the repository or the monitor service, respond.
+// like an unknown one), call the repository or the monitor service, respond. What one account
+// may take: at most MAX_MONITORS monitors, and "run now" of one monitor once a minute (counted
+// in the shared WindowCounter, so API, dashboard and every instance share it).
 import type { MonitorsRepository } from '../../db/monitors-repository.js';
 import type { ReportsRepository } from '../../db/reports-repository.js';
 import { isIdInRange } from '../../ids.js';
 import type { MonitorService } from '../../monitors/monitor-service.js';
 import { created, deleted, ok } from '../envelope.js';
-import { notFound } from '../errors.js';
+import { notFound, tooManyAttempts, ValidationError } from '../errors.js';
+import type { WindowCounter } from '../../limits/window-counter.js';
 import { errorResponses } from '../openapi-responses.js';
 import { listParams, listPath, paginate } from '../pagination.js';
 import { monitorResource } from '../resources/monitor.js';
@@ -19,13 +22,23 @@ import type { Api } from '../type-provider.js';
 /** Laravel's `exists` message for report_id. */
 export const REPORT_ID_INVALID = 'The selected report id is invalid.';
 
+/** "Run now" of one monitor: once in this window. */
+export const RUN_NOW_WINDOW_MS = 60_000;
+
+/** The 422 on report_id of an account that has its MAX_MONITORS already. */
+export const tooManyMonitors = (max: number) => `The account already has ${max} monitors, the most it may have.`;
+
 export interface MonitorsDeps {
   monitors: MonitorsRepository;
   reports: ReportsRepository;
   service: MonitorService;
+  /** MAX_MONITORS: monitors one account may have. */
+  maxMonitors: number;
+  /** The shared window counter (Redis when configured): "run now" once a minute per monitor. */
+  counter: WindowCounter;
 }
 
-export function monitorsRoutes(app: Api, { monitors, reports, service }: MonitorsDeps): void {
+export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonitors, counter }: MonitorsDeps): void {
   const tags = ['monitors'];
   const params = IdParams('Monitor');
 
@@ -84,13 +97,17 @@ export function monitorsRoutes(app: Api, { monitors, reports, service }: Monitor
           addError(errors, 'report_id', REPORT_ID_INVALID);
         }
       });
-      const row = await monitors.create({
-        user_id: userId,
-        report_id: body.report_id,
-        frequency: body.frequency,
-        alert_drop: body.alert_drop ?? 5,
-        email: body.email ?? 1,
-      });
+      const row = await monitors.create(
+        {
+          user_id: userId,
+          report_id: body.report_id,
+          frequency: body.frequency,
+          alert_drop: body.alert_drop ?? 5,
+          email: body.email ?? 1,
+        },
+        maxMonitors,
+      );
+      if (!row) throw new ValidationError({ report_id: [tooManyMonitors(maxMonitors)] });
       return reply.code(201).send(created(monitorResource(row)));
     },
   );
@@ -136,7 +153,8 @@ export function monitorsRoutes(app: Api, { monitors, reports, service }: Monitor
     {
       schema: {
         tags,
-        summary: 'Queue a run of the monitor now (its schedule is unchanged)',
+        summary:
+          'Queue a run of the monitor now (its schedule is unchanged); once a minute per monitor, else 429 with Retry-After',
         params,
         response: {
           202: Type.Object({ data: Monitor, status: Type.Literal(202) }),
@@ -147,7 +165,16 @@ export function monitorsRoutes(app: Api, { monitors, reports, service }: Monitor
     async (request, reply) => {
       const row = await monitors.find(request.user!.id, request.params.id);
       if (!row) throw notFound('Monitor');
-      await service.queueRun(row);
+      // Counted before the run is queued, atomically, so runs asked for at once cannot all pass.
+      const key = `monitor-run:${row.id}`;
+      const hit = await counter.incr(key, RUN_NOW_WINDOW_MS);
+      if (hit.count > 1) throw tooManyAttempts(Math.max(1, Math.ceil(hit.ttl / 1000)));
+      try {
+        await service.queueRun(row);
+      } catch (error) {
+        await counter.decr(key); // nothing was queued: the minute is not used up
+        throw error;
+      }
       return reply.code(202).send({ data: monitorResource(row), status: 202 as const });
     },
   );

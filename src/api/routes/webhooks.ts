@@ -34,6 +34,7 @@ const MAX_NAMED = 64;
 
 /** The `events` rule: a string or an array naming one or more events (absent: only on update). */
 function eventsRule(value: unknown, required: boolean, errors: FieldErrors): void {
+  if (errors.events) return; // the schema refused it already (text that cannot be stored)
   if (value === undefined || value === null) {
     if (required) addError(errors, 'events', 'The events field is required.');
     return;

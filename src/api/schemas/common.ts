@@ -4,6 +4,7 @@ import { Type, type SchemaOptions, type Static, type TLiteral, type TObject, typ
 import { PRIVACY_LEVELS, type Privacy } from '../../sharing/privacy.js';
 import type { Resource } from '../errors.js';
 import { PER_PAGE_VALUES } from '../pagination.js';
+import { NOT_STORED_AS_TEXT } from '../validation.js';
 import '../formats.js';
 
 /** A string limited to `values`, typed as their union (Type.String's enum is only a string). */
@@ -21,6 +22,7 @@ export const Password = Type.String({
   minLength: 1,
   maxLength: 128,
   description: 'Share-page password; used (and then required) only with privacy 2. Never returned.',
+  [NOT_STORED_AS_TEXT]: true, // only its hash is stored
 });
 export const PerPage = IntegerEnum(PER_PAGE_VALUES, { default: 100, description: 'Items per page' });
 export const Sort = StringEnum(['desc', 'asc'], { default: 'desc' });

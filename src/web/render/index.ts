@@ -10,6 +10,7 @@ export {
   renderPasswordPage,
   renderNotFoundPage,
   renderTooManyAttemptsPage,
+  renderTooManyRequestsPage,
   type PasswordPageInput,
 } from './pages.js';
 export { STYLESHEET_PATH } from './layout.js';

@@ -67,6 +67,19 @@ export function renderTooManyAttemptsPage(retryAfterSeconds: number): string {
   );
 }
 
+/** Past the public pages' limit of requests a minute from one address. */
+export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
+  const wait = formatWait(retryAfterSeconds);
+  const main = html`<section class="card narrow" aria-labelledby="page-title">
+<h1 id="page-title">Too many requests</h1>
+<p>Too many pages were requested from your network in the last minute. Try again in ${wait}.</p>
+</section>`;
+  return renderDocument(
+    { title: 'Too many requests · Rankscope', description: `Too many requests. Try again in ${wait}.`, noindex: true },
+    main,
+  );
+}
+
 /** A form posted from another site (cross-site request forgery is refused). */
 export function renderForbiddenPage(): string {
   const main = html`<section class="card narrow" aria-labelledby="page-title">
