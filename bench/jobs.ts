@@ -6,14 +6,17 @@
 //   BENCH_JOBS (4,000 no-op jobs), BENCH_MONITORS (120 monitor runs), JOB_CONCURRENCY (4 per instance)
 //
 // 1. No-op jobs: BENCH_JOBS jobs are queued through the product's queue (pg-boss), due at one
-//    moment; 1, then 2 instance processes (bench/jobs-worker.ts: openJobQueue with a no-op
-//    handler, as `rankscope serve` runs its workers) work them. jobs/s = jobs ÷ (last completion −
+//    moment, spread over the four kinds of job (each has its own share of JOB_CONCURRENCY, so
+//    all of it is used) and over ten accounts (which take turns); 1, then 2 instance processes
+//    (bench/jobs-worker.ts: openJobQueue with a no-op handler per kind, as `rankscope serve` runs
+//    its workers) work them. jobs/s = jobs ÷ (last completion −
 //    first start), from pg-boss's own timestamps. Beside it, in the same run, the baseline: the
 //    same processes running a minimal SKIP LOCKED queue over plain pg (take a row, mark it done),
 //    on the same number of rows.
 // 2. Monitor runs: `rankscope serve` instances (1, then 2) on one database; BENCH_MONITORS
 //    monitors on reports of pages served on 127.0.0.1 by this process are run at once through
-//    POST /api/v1/monitors/{id}/run; runs/s = runs ÷ (time until every monitor has run).
+//    POST /api/v1/monitors/{id}/run; runs/s = runs ÷ (time until every monitor has run). Monitor
+//    runs have their kind's share of JOB_CONCURRENCY (a quarter: 1 of 4, 2 of 8).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

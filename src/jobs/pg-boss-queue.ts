@@ -71,6 +71,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly running = new Set<Promise<void>>();
   private readonly fair = new Map<JobKind, FairShare>(JOB_KINDS.map((kind) => [kind, new FairShare()]));
   private wakeUp: (() => void) | null = null;
+  /** A wake-up came while the loop was busy (no one waiting): its next idle() returns at once. */
+  private woken = false;
   private lastExpiry = 0;
 
   constructor(private readonly options: PgBossQueueOptions) {}
@@ -195,6 +197,11 @@ export class PgBossJobQueue implements JobQueue {
 
   /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
   private idle(): Promise<void> {
+    if (this.woken) {
+      // A job finished (or one was sent) during the pass just made: look again now, not at the next poll.
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, POLL_SECONDS * 1000);
       function done() {
@@ -209,7 +216,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   async list(): Promise<JobSummary[]> {

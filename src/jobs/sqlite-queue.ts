@@ -58,6 +58,8 @@ export class SqliteJobQueue implements JobQueue {
   private started = false;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
+  /** A wake-up came while the loop was busy (no one waiting): its next idle() returns at once. */
+  private woken = false;
   private loop: Promise<void> | null = null;
   private lastPrune = 0;
 
@@ -167,6 +169,11 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
   private idle(): Promise<void> {
+    if (this.woken) {
+      // A job finished (or one was sent) during the pass just made: look again now, not at the next poll.
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.options.pollMs ?? 1000);
       function done() {
@@ -181,7 +188,8 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   private async maintain(): Promise<void> {
