@@ -203,8 +203,9 @@ export class CrawlService {
 
   /**
    * Scheduled on every instance, each minute: starts each account's oldest queued crawl that has
-   * waited a minute with room to run (its start job was lost with a process, or an end was), and
-   * finishes running crawls two leases past their time limit (their workers are gone).
+   * waited a minute with room to run (its start job was lost with a process, or an end was),
+   * takes over a start that stopped before queueing the page workers, and finishes running
+   * crawls two leases past their time limit (their workers are gone).
    */
   async sweep(now: number): Promise<void> {
     if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
@@ -214,6 +215,12 @@ export class CrawlService {
     const before = nowTimestamp({ now: () => now - SWEEP_EVERY_MS });
     for (const { id, user_id } of await crawls.stalledQueued(settings.maxRunningPerAccount, before, 100)) {
       await jobs.send<CrawlJob>(CRAWL_START, { crawl: id }, { key: `${id}:sweep:${minute}`, account: user_id });
+    }
+    // Admitted two leases ago and its workers never queued: its start job is gone (a stop that
+    // handed it back, a job failed for good); a new start takes it over.
+    const stale = nowTimestamp({ now: () => now - 2 * this.deps.leaseMs });
+    for (const { id, user_id } of await crawls.startsUnfinished(stale, 100)) {
+      await jobs.send<CrawlJob>(CRAWL_START, { crawl: id }, { key: `${id}:resume:${minute}`, account: user_id });
     }
     for (const { id, user_id } of await crawls.overdue(now - 2 * this.deps.leaseMs, 100)) {
       await jobs.send<CrawlJob>(CRAWL_FINISH, { crawl: id }, { key: `${id}:overdue:${minute}`, account: user_id });
@@ -232,10 +239,14 @@ export class CrawlService {
       crawl = await this.deps.crawls.findById(id);
       if (crawl?.status !== 'running') return;
     } else if (crawl?.status === 'running') {
-      // A retried start whose process stopped part-way: every step below is idempotent (rows and
-      // sitemap URLs are unique, slot jobs keyed), so it carries on. A first run finding it
-      // running is a second start job (an end and the sweep both queued one): the first has it.
-      if (context.attempt === 1) return;
+      if (crawl.workers_queued === 1) return; // started: nothing left for a start to do
+      // A start whose process stopped part-way (this job retried, or another start job for a
+      // crawl whose own was lost): every step below is idempotent (rows and sitemap URLs are
+      // unique, slot jobs keyed), so it carries on. Not a first run within a lease of the crawl's
+      // admission, though: that is a second start job (an end and the sweep both queued one)
+      // while the first is at work.
+      const admittedAt = Date.parse(crawl.started_at ?? '');
+      if (context.attempt === 1 && this.deps.clock.now() - admittedAt < this.deps.leaseMs) return;
     } else {
       return;
     }
@@ -273,6 +284,7 @@ export class CrawlService {
           { key: `${id}:${slot}:0`, account: crawl.user_id },
         );
       }
+      await this.deps.crawls.markWorkersQueued(id);
     });
   }
 

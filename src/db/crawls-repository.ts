@@ -84,6 +84,7 @@ export class CrawlsRepository {
         issues: 0,
         sitemap_found: 0,
         sitemap_urls_unkept: 0,
+        workers_queued: 0,
         origins: '{}',
         error: null,
         deadline_ms: null,
@@ -231,6 +232,24 @@ export class CrawlsRepository {
         ),
       )
       .orderBy('c.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The crawl's start has queued its page workers. */
+  async markWorkersQueued(id: number): Promise<void> {
+    await this.db.updateTable('crawls').set({ workers_queued: 1 }).where('id', '=', id).execute();
+  }
+
+  /** Running crawls started before `before` whose start never queued their page workers (its job was lost). */
+  async startsUnfinished(before: string, limit: number): Promise<{ id: number; user_id: number }[]> {
+    return this.db
+      .selectFrom('crawls')
+      .select(['id', 'user_id'])
+      .where('status', '=', 'running')
+      .where('workers_queued', '=', 0)
+      .where('started_at', '<', before)
+      .orderBy('id')
       .limit(limit)
       .execute();
   }

@@ -507,10 +507,18 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
           .alterTable('crawls')
           .addColumn('sitemap_urls_unkept', 'integer', (c) => c.notNull().defaultTo(0))
           .execute();
+        // 1 once a running crawl's start has queued its page workers (until then a start job may
+        // take it over). Crawls from before ran their start already.
+        await db.schema
+          .alterTable('crawls')
+          .addColumn('workers_queued', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.updateTable('crawls').set({ workers_queued: 1 }).where('status', '!=', 'queued').execute();
         await db.schema.createIndex('crawls_user_status').on('crawls').columns(['user_id', 'status', 'id']).execute();
       },
       async down(db: Kysely<any>) {
         await db.schema.dropIndex('crawls_user_status').execute();
+        await db.schema.alterTable('crawls').dropColumn('workers_queued').execute();
         await db.schema.alterTable('crawls').dropColumn('sitemap_urls_unkept').execute();
         await db.schema.dropIndex('mails_user_sent').execute();
         await db.schema.alterTable('mails').dropColumn('user_id').execute();

@@ -298,6 +298,8 @@ export interface CrawlsTable {
   sitemap_found: Toggle;
   /** Sitemap URLs read past the crawl's cap (10 × max_pages, at least 1,000): counted, not kept. */
   sitemap_urls_unkept: number;
+  /** 1 once its start has queued the page workers (a start job finding 0 on a running crawl takes it over). */
+  workers_queued: Toggle;
   origins: string;
   error: string | null;
   /** When CRAWL_TIME_LIMIT stops it (ms since the epoch); null until it starts. */

@@ -210,6 +210,7 @@ export class SqliteJobQueue implements JobQueue {
     const fair = this.fair.get(kind)!;
     const now = this.options.clock.now();
     const candidates = (await this.repo.dueAccounts(types, now)).map((c) => ({ ...c, key: accountKey(c.account) }));
+    if (candidates.length === 0) return undefined;
     for (let i = 0; i < CLAIM_TRIES && candidates.length > 0; i++) {
       const key = fair.pick(candidates.map((c) => ({ account: c.key, oldest: c.oldest })));
       const at = candidates.findIndex((c) => c.key === key);

@@ -1,6 +1,7 @@
 // MAX_RUNNING_CRAWLS (default 2): an account's crawls past it wait as `queued` and start oldest
 // first as one of that account's crawls ends; a queued crawl whose start was lost with its process
-// is started by the sweep; two instances on one database never start one too many together.
+// is started by the sweep (and one admitted whose start stopped early, taken over); two instances
+// on one database never start one too many together.
 // Other accounts' crawls are not held back by it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -88,6 +89,41 @@ describe('a queued crawl whose start was lost', () => {
     });
     await t.services.jobs.drain();
     assert.equal((await showCrawl(t, key, crawl.id)).status, 'queued');
+    clock.advance(61_000);
+    await t.services.scheduler.tick();
+    const ended = await runUntilEnded(t, key, crawl.id, { timeoutMs: 10_000 });
+    assert.equal(ended.status, 'finished');
+    assert.equal(ended.pages_done, 2);
+  });
+});
+
+describe('a crawl whose start stopped after it was admitted', () => {
+  const clock = fixedClock(Date.parse('2026-11-26T10:00:00Z'));
+  let t: TestApp;
+  let site: CrawlSite;
+  before(async () => {
+    t = await testApp({ ALLOW_PRIVATE_ADDRESSES: 'true', ANALYSIS_WORKERS: '0', JOB_LEASE_SECONDS: '30' }, { clock });
+    site = await startCrawlSite(twoPages());
+  });
+  after(async () => {
+    await t.close();
+    await site.close();
+  });
+
+  test('is taken over by the sweep two leases later, and finishes', { timeout: 60_000 }, async () => {
+    const { id, key } = await t.account();
+    const crawl = await t.services.repos.crawls.create({
+      user_id: id,
+      url: `${site.origin}/`,
+      project: '127.0.0.1',
+      max_pages: 10,
+      sitemap: 0,
+    });
+    // Admitted (running), then its job gone before it queued the page workers.
+    assert.equal(await t.services.repos.crawls.admit(crawl.id, id, 2, clock.now() + 3_600_000), true);
+    await t.services.scheduler.tick();
+    await t.services.jobs.drain();
+    assert.equal((await showCrawl(t, key, crawl.id)).pages_done, 0, 'not within two leases: its start may be at work');
     clock.advance(61_000);
     await t.services.scheduler.tick();
     const ended = await runUntilEnded(t, key, crawl.id, { timeoutMs: 10_000 });
