@@ -130,22 +130,27 @@ export class PgBossJobQueue implements JobQueue {
     while (!this.stopping) {
       try {
         await this.expireLeases(boss);
-        for (const kind of JOB_KINDS) {
-          const fair = this.fair.get(kind)!;
-          while (!this.stopping && fair.total < this.options.slots[kind]) {
-            const job = await this.fetch(boss, kind, only);
-            if (!job) break;
-            const run = this.settle(boss, kind, job).finally(() => {
-              this.running.delete(run);
-              this.wake(); // a finished job frees a slot: take the next due one at once
-            });
-            this.running.add(run);
-          }
-        }
+        // The kinds' free slots are filled side by side: each fetch is a round trip, and one
+        // kind's fetch must not wait for another's.
+        await Promise.all(JOB_KINDS.map((kind) => this.fill(boss, kind, only)));
       } catch (error) {
         this.options.log.error({ err: error }, 'the job queue could not be read; trying again');
       }
       if (!this.stopping) await this.idle();
+    }
+  }
+
+  /** Fetches jobs of `kind` into its free slots and starts them. */
+  private async fill(boss: PgBoss, kind: JobKind, only?: readonly string[]): Promise<void> {
+    const fair = this.fair.get(kind)!;
+    while (!this.stopping && fair.total < this.options.slots[kind]) {
+      const job = await this.fetch(boss, kind, only);
+      if (!job) return;
+      const run = this.settle(boss, kind, job).finally(() => {
+        this.running.delete(run);
+        this.wake(); // a finished job frees a slot: take the next due one at once
+      });
+      this.running.add(run);
     }
   }
 
