@@ -6,6 +6,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connection.js';
 import { JobsRepository } from '../src/db/jobs-repository.js';
+import { JOB_KINDS } from '../src/jobs/kinds.js';
 import { openJobQueue } from '../src/jobs/open-queue.js';
 import { systemClock } from '../src/time.js';
 
@@ -16,7 +17,7 @@ const queue = openJobQueue(database, new JobsRepository(database.db), config.job
   clock: systemClock,
   log: { info() {}, warn() {}, error: (o, m) => console.error(m, o) },
 });
-queue.register('bench.noop', async () => {});
+for (const kind of JOB_KINDS) queue.register(`bench.noop.${kind}`, async () => {}, { kind });
 await queue.start();
 process.stdout.write('ready\n');
 const stop = async () => {

@@ -6,14 +6,17 @@
 //   BENCH_JOBS (4,000 no-op jobs), BENCH_MONITORS (120 monitor runs), JOB_CONCURRENCY (4 per instance)
 //
 // 1. No-op jobs: BENCH_JOBS jobs are queued through the product's queue (pg-boss), due at one
-//    moment; 1, then 2 instance processes (bench/jobs-worker.ts: openJobQueue with a no-op
-//    handler, as `rankscope serve` runs its workers) work them. jobs/s = jobs ÷ (last completion −
+//    moment, spread over the four kinds of job (each has its own share of JOB_CONCURRENCY, so
+//    all of it is used) and over ten accounts (which take turns); 1, then 2 instance processes
+//    (bench/jobs-worker.ts: openJobQueue with a no-op handler per kind, as `rankscope serve` runs
+//    its workers) work them. jobs/s = jobs ÷ (last completion −
 //    first start), from pg-boss's own timestamps. Beside it, in the same run, the baseline: the
 //    same processes running a minimal SKIP LOCKED queue over plain pg (take a row, mark it done),
 //    on the same number of rows.
 // 2. Monitor runs: `rankscope serve` instances (1, then 2) on one database; BENCH_MONITORS
 //    monitors on reports of pages served on 127.0.0.1 by this process are run at once through
-//    POST /api/v1/monitors/{id}/run; runs/s = runs ÷ (time until every monitor has run).
+//    POST /api/v1/monitors/{id}/run; runs/s = runs ÷ (time until every monitor has run). Monitor
+//    runs have their kind's share of JOB_CONCURRENCY (a quarter: 1 of 4, 2 of 8).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -24,6 +27,7 @@ import pg from 'pg';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { JobsRepository } from '../src/db/jobs-repository.js';
 import { silentLog } from '../src/jobs/log.js';
+import { JOB_KINDS, MIN_JOB_CONCURRENCY, splitSlots } from '../src/jobs/kinds.js';
 import { openJobQueue } from '../src/jobs/open-queue.js';
 import { systemClock } from '../src/time.js';
 import { RESULTS, ROOT } from './paths.js';
@@ -33,6 +37,8 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const JOBS = Number(process.env.BENCH_JOBS ?? 4_000);
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 120);
 const CONCURRENCY = Number(process.env.JOB_CONCURRENCY ?? 4);
+/** The no-op jobs' accounts: the queue hands each kind's slots to them in turn. */
+const ACCOUNTS = 10;
 
 const lines: string[] = [];
 const out = (line = '') => {
@@ -107,33 +113,38 @@ async function noopRun(instances: number): Promise<Throughput> {
   const queue = openJobQueue(
     handle,
     new JobsRepository(handle.db),
-    { leaseSeconds: 60, concurrency: 1 },
+    { leaseSeconds: 60, slots: splitSlots(MIN_JOB_CONCURRENCY) },
     { clock: systemClock, log: silentLog },
   );
-  queue.register('bench.noop', async () => {});
+  for (const kind of JOB_KINDS) queue.register(`bench.noop.${kind}`, async () => {}, { kind });
   const workers: ChildProcess[] = [];
   try {
     // Queued before the workers start, due together a moment after they are up.
     const dueAt = Date.now() + 60_000;
     for (let i = 0; i < JOBS; i += 50) {
       await Promise.all(
-        Array.from({ length: Math.min(50, JOBS - i) }, (_, j) => queue.send('bench.noop', { n: i + j }, { startAfter: dueAt })),
+        Array.from({ length: Math.min(50, JOBS - i) }, (_, j) => {
+          // Spread over the kinds (each has its own slots) and over accounts (they take turns).
+          const n = i + j;
+          const kind = JOB_KINDS[n % JOB_KINDS.length];
+          return queue.send(`bench.noop.${kind}`, { n }, { startAfter: dueAt, account: 1 + (n % ACCOUNTS) });
+        }),
       );
     }
     for (let i = 0; i < instances; i++) workers.push(await startWorker(schema, false));
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     const jobs = `${schema.name}_jobs.job`;
-    await client.query(`update ${jobs} set start_after = now() where name = 'bench.noop'`);
+    await client.query(`update ${jobs} set start_after = now() where name like 'bench.noop.%'`);
     try {
       await until(async () => {
         const { rows } = await client.query(
-          `select count(*)::int as n from ${jobs} where name = 'bench.noop' and state = 'completed'`,
+          `select count(*)::int as n from ${jobs} where name like 'bench.noop.%' and state = 'completed'`,
         );
         return rows[0].n >= JOBS;
       }, 'the no-op jobs');
       const { rows } = await client.query(
-        `select extract(epoch from max(completed_on) - min(started_on))::float as seconds from ${jobs} where name = 'bench.noop'`,
+        `select extract(epoch from max(completed_on) - min(started_on))::float as seconds from ${jobs} where name like 'bench.noop.%'`,
       );
       return { perSecond: JOBS / rows[0].seconds, seconds: rows[0].seconds };
     } finally {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
+import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './jobs/kinds.js';
 
 export interface AppConfig {
   host: string;
@@ -50,13 +51,17 @@ export interface CrawlSettings {
   maxPages: number;
   /** A crawl stops (finished, with what it has) this many seconds after it started. */
   timeLimitSeconds: number;
+  /** Crawls one account may have running at once; more wait as `queued`, oldest first. */
+  maxRunningPerAccount: number;
 }
 
 export interface JobSettings {
   /** A job taken by a process that died runs again after this many seconds. */
   leaseSeconds: number;
-  /** Jobs one instance runs at once. */
+  /** Jobs one instance runs at once, all kinds together. */
   concurrency: number;
+  /** `concurrency` split between the kinds of job (jobs/kinds.ts): each kind's slots. */
+  slots: JobSlots;
 }
 
 export const DIGEST_PERIODS = ['daily', 'weekly', 'monthly'] as const;
@@ -67,6 +72,8 @@ export interface MailSettings {
   smtpUrl: string | null;
   from: string;
   digest: DigestPeriod;
+  /** Mails to one account in any hour; past it they wait in the queue. */
+  perHour: number;
 }
 
 export interface AnalyticsSettings {
@@ -222,6 +229,16 @@ function proxyHops(raw: string): number {
   throw new Error('false, true (one proxy) or the number of proxies in front of the service (0–99)');
 }
 
+function jobSettings(r: EnvReader): JobSettings {
+  const concurrency = r.int('JOB_CONCURRENCY', 8, MIN_JOB_CONCURRENCY, 100);
+  return {
+    // Longer than any single analysis (REQUEST_TIMEOUT and the engine's deadline are far shorter).
+    leaseSeconds: r.int('JOB_LEASE_SECONDS', 60, 5, 86_400),
+    concurrency,
+    slots: splitSlots(concurrency),
+  };
+}
+
 function analysisSettings(r: EnvReader): AnalysisConfig {
   const d = DEFAULT_CONFIG;
   const config: AnalysisConfig = {
@@ -311,11 +328,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       eventsPerSecond: r.int('EVENT_RATE_LIMIT', 200, 0),
     },
     appUrl: '',
-    jobs: {
-      // Longer than any single analysis (REQUEST_TIMEOUT and the engine's deadline are far shorter).
-      leaseSeconds: r.int('JOB_LEASE_SECONDS', 60, 5, 86_400),
-      concurrency: r.int('JOB_CONCURRENCY', 4, 1, 100),
-    },
+    jobs: jobSettings(r),
     mail: {
       smtpUrl: r.custom('SMTP_URL', null, (raw) => {
         if (!/^smtps?:\/\/[^\s/]+/i.test(raw)) throw new Error('an smtp:// or smtps:// URL');
@@ -326,11 +339,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
         return raw;
       }),
       digest: r.oneOf('EMAIL_DIGEST', DIGEST_PERIODS, 'weekly'),
+      perHour: r.int('MAIL_PER_HOUR', 30, 1, 100_000),
     },
     crawl: {
       concurrency: r.int('CRAWL_CONCURRENCY', 2, 1, 32),
       maxPages: r.int('CRAWL_MAX_PAGES', 1000, 1, 1_000_000),
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
+      maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
     },
     version: VERSION,
   };

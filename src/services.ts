@@ -151,8 +151,17 @@ export function buildServices({
   const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
   const stats = new StatsService(repos.analytics);
 
-  const mail = new MailService({ settings: config.mail, repo: new MailsRepository(database.db, clock), jobs, clock, log });
-  jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), DELIVERY_POLICY);
+  const mail = new MailService({
+    settings: config.mail,
+    repo: new MailsRepository(database.db, clock, database.engine),
+    jobs,
+    clock,
+    log,
+  });
+  jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), {
+    kind: 'mail',
+    ...DELIVERY_POLICY,
+  });
   scheduler.add('mail.sweep', (now) => mail.sweep(now));
   const digests = new DigestService({
     config,
@@ -163,7 +172,7 @@ export function buildServices({
     clock,
     log,
   });
-  jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload));
+  jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload), { kind: 'mail' });
   scheduler.add('digests', (now) => digests.schedule(now));
   // Tests may hand in a recording mailer; everything else gets the MailService.
   const mailer: Mailer = given.mail ?? mail;
@@ -193,7 +202,7 @@ export function buildServices({
     guard,
     leaseMs: config.jobs.leaseSeconds * 1000,
   });
-  crawls.register(jobs);
+  crawls.register(jobs, scheduler);
 
   return {
     config,

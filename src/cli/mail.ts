@@ -171,6 +171,8 @@ function describe({ target, period, delivery }: SentDigest, services: Services):
       return `${what}: kept in the outbox for ${line(target.recipient)} (SMTP_URL is not set)`;
     case 'skipped':
       return `${what}: not sent (${delivery.current})`;
+    case 'waiting':
+      return `${what}: queued until ${new Date(delivery.until).toISOString()} (MAIL_PER_HOUR reached)`;
     case 'error':
       return `${what}: could not be sent to ${line(target.recipient)}: ${line(delivery.message)}${delivery.retried ? ' (kept; the job workers of `rankscope serve` try again)' : ''}`;
   }

@@ -1,17 +1,24 @@
 // Site audits at work (contract "Site audits"). A crawl is three kinds of job:
 //
-// - `crawl.start`: the start origin's shared fetches (robots.txt, the 404 probe, the favicon and
-//   sitemap probes), the politeness settings they imply, the start page, the sitemaps' URLs;
-//   then one `crawl.slot` job per worker the host allows.
+// - `crawl.start`: the crawl starts running if its account has fewer than MAX_RUNNING_CRAWLS
+//   running (else it stays queued, and the end of one of the account's crawls starts the oldest
+//   queued one); then the start origin's shared fetches (robots.txt, the 404 probe, the favicon
+//   and sitemap probes), the politeness settings they imply, the start page, the sitemaps' URLs
+//   (at most 10 × max_pages, at least 1,000; the rest counted); then one `crawl.slot` job per
+//   worker the host allows.
 // - `crawl.slot`: takes the frontier's next page, fetches and analyses it (one request), records
-//   it and what it links to, and goes on; after half a job lease it hands over to its next job,
-//   so no job outlives its lease and a dead worker's slot is picked up again. The number of
-//   slots is the host's concurrency: at most CRAWL_CONCURRENCY requests at once, whichever
-//   instances run them; under a Crawl-delay one slot, paced.
+//   it and what it links to, and goes on; after SLOT_TURN_MS (at most half a job lease) it hands
+//   over to its next job, so other accounts' crawl jobs get their turn at the crawl slots, no job
+//   outlives its lease, and a dead worker's slot is picked up again. The number of workers is the
+//   host's concurrency: at most CRAWL_CONCURRENCY requests at once, whichever instances run them;
+//   under a Crawl-delay one worker, paced.
 // - `crawl.finish`: once nothing is queued or being fetched, the site-level issues, then
 //   `finished` and the crawl.finished event. Keyed by the crawl: queued once.
 //
-// Everything a crawl knows is in the database (crawls-repository.ts), so it survives restarts.
+// Every job carries the crawl's account, so accounts take turns at the crawl slots. Everything a
+// crawl knows is in the database (crawls-repository.ts), so it survives restarts; a sweep every
+// minute starts a queued crawl whose start was lost with its process, and finishes a crawl
+// whose workers are gone past its time limit.
 import type { FetchSession } from '../analysis/fetch/session.js';
 import {
   crawlPage,
@@ -31,9 +38,10 @@ import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome 
 import type { EventSink } from '../events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobQueue } from '../jobs/queue.js';
+import type { Scheduler } from '../jobs/scheduler.js';
 import { AnalyserBusyError, type AnalysisPool } from '../reports/analysis-pool.js';
 import type { ReportService } from '../reports/report-service.js';
-import type { Clock } from '../time.js';
+import { nowTimestamp, type Clock } from '../time.js';
 import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
@@ -50,9 +58,15 @@ export const CRAWL_JOB_TYPES = [CRAWL_START, CRAWL_SLOT, CRAWL_FINISH] as const;
 export const ROBOTS_TOKENS = ['Rankscope', 'RankscopeBot'] as const;
 /** Crawl-delay is honoured up to this many seconds. */
 export const MAX_CRAWL_DELAY_SECONDS = 10;
-/** Sitemap files read per crawl (indexes included), and the URLs kept from them. */
+/** Sitemap files read per crawl (indexes included). */
 const MAX_SITEMAPS = 50;
-const MAX_SITEMAP_URLS = 100_000;
+/**
+ * Sitemap URLs a crawl keeps: 10 × max_pages, at least 1,000 (a 1-page crawl of a site listing
+ * 50,000 URLs must not write 50,000 rows); the rest are counted (`sitemap_urls_unkept`).
+ */
+export function sitemapUrlCap(maxPages: number): number {
+  return Math.max(1000, 10 * maxPages);
+}
 /**
  * A sitemap file is read up to 10 MiB (decoded; 50,000 URLs take about 5 MB): its parse runs on
  * the event loop, and 50 MiB (the protocol's ceiling) would hold it for seconds.
@@ -64,6 +78,14 @@ const IDLE_POLL_MS = 100;
 const SLOT_RETRY_MS = 5000;
 /** How often a page worker reads the crawl's status (a cancel on another instance). */
 const STATUS_EVERY_MS = 500;
+/**
+ * A page worker's turn at a crawl slot: past it (checked between pages) it hands over to its next
+ * job, which waits its account's turn, so another account's crawl waits for a slot about this
+ * long plus a page, not for the whole crawl. Short against a page; a handover costs a job.
+ */
+export const SLOT_TURN_MS = 1000;
+/** How often the sweep looks for queued crawls whose start was lost, and crawls past their time. */
+const SWEEP_EVERY_MS = 60_000;
 
 export interface CrawlJob {
   crawl: number;
@@ -94,7 +116,7 @@ export interface CrawlServiceDeps {
   analysis: Omit<CrawlFetchOptions, 'signal' | 'account' | 'beforeRequest' | 'afterRequest'> & { config: AnalysisConfig };
   /** The address check a start URL passes before anything is queued (the analyser's guard). */
   guard: TargetGuard;
-  /** JOB_LEASE_SECONDS in ms: a slot hands over after half of it; a page's lease is one. */
+  /** JOB_LEASE_SECONDS in ms: a slot hands over by half of it; a page's lease is one. */
   leaseMs: number;
 }
 
@@ -110,15 +132,18 @@ interface Origin {
 export class CrawlService {
   /** This instance's work on each crawl, aborted at once by a cancel. */
   private readonly local = new Map<number, Set<AbortController>>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: CrawlServiceDeps) {}
 
-  register(jobs: JobQueue): void {
+  /** The crawl jobs, and (with a scheduler: the server) the sweep. */
+  register(jobs: JobQueue, scheduler?: Scheduler): void {
+    scheduler?.add('crawls.sweep', (now) => this.sweep(now));
     // A start or finish that fails (the database away) is retried; a slot's failure too, and
     // its pages stay leased until then, then are taken again.
-    jobs.register<CrawlJob>(CRAWL_START, (payload, context) => this.start(payload.crawl, context));
-    jobs.register<SlotJob>(CRAWL_SLOT, (payload, context) => this.slot(payload, context));
-    jobs.register<CrawlJob>(CRAWL_FINISH, (payload) => this.finish(payload.crawl));
+    jobs.register<CrawlJob>(CRAWL_START, (payload, context) => this.start(payload.crawl, context), { kind: 'crawl' });
+    jobs.register<SlotJob>(CRAWL_SLOT, (payload, context) => this.slot(payload, context), { kind: 'crawl' });
+    jobs.register<CrawlJob>(CRAWL_FINISH, (payload) => this.finish(payload.crawl), { kind: 'crawl' });
   }
 
   /** Null when the start URL may be crawled; otherwise why not (DNS, the address guard). */
@@ -135,7 +160,7 @@ export class CrawlService {
       max_pages: request.max_pages,
       sitemap: request.sitemap,
     });
-    await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: crawl.id }, { key: String(crawl.id) });
+    await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: crawl.id }, { key: String(crawl.id), account });
     return crawl;
   }
 
@@ -157,37 +182,96 @@ export class CrawlService {
       skippedBecause: 'The crawl was cancelled.',
     });
     this.abortLocal(crawl.id, 'The crawl was cancelled.');
+    if (ended) await this.startNext(account, crawl.id);
     return ended ?? (await this.deps.crawls.find(account, crawl.id));
+  }
+
+  /**
+   * After one of the account's crawls ended (`ended`): its oldest queued crawl starts, when the
+   * account has room. Keyed by both, so however many instances see the end, one start job.
+   */
+  private async startNext(account: number, ended: number): Promise<void> {
+    try {
+      const next = await this.deps.crawls.nextToStart(account, this.deps.settings.maxRunningPerAccount);
+      if (next === undefined) return;
+      await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: next }, { key: `${next}:after:${ended}`, account });
+    } catch (error) {
+      // The sweep starts it within a minute.
+      this.deps.log.warn({ err: error, account, ended }, 'the next queued crawl could not be started yet');
+    }
+  }
+
+  /**
+   * Scheduled on every instance, each minute: starts each account's oldest queued crawl that has
+   * waited a minute with room to run (its start job was lost with a process, or an end was),
+   * takes over a start that stopped before queueing the page workers, and finishes running
+   * crawls two leases past their time limit (their workers are gone).
+   */
+  async sweep(now: number): Promise<void> {
+    if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const { crawls, jobs, settings } = this.deps;
+    const minute = Math.floor(now / SWEEP_EVERY_MS);
+    const before = nowTimestamp({ now: () => now - SWEEP_EVERY_MS });
+    for (const { id, user_id } of await crawls.stalledQueued(settings.maxRunningPerAccount, before, 100)) {
+      await jobs.send<CrawlJob>(CRAWL_START, { crawl: id }, { key: `${id}:sweep:${minute}`, account: user_id });
+    }
+    // Admitted two leases ago and its workers never queued: its start job is gone (a stop that
+    // handed it back, a job failed for good); a new start takes it over.
+    const stale = nowTimestamp({ now: () => now - 2 * this.deps.leaseMs });
+    for (const { id, user_id } of await crawls.startsUnfinished(stale, 100)) {
+      await jobs.send<CrawlJob>(CRAWL_START, { crawl: id }, { key: `${id}:resume:${minute}`, account: user_id });
+    }
+    for (const { id, user_id } of await crawls.overdue(now - 2 * this.deps.leaseMs, 100)) {
+      await jobs.send<CrawlJob>(CRAWL_FINISH, { crawl: id }, { key: `${id}:overdue:${minute}`, account: user_id });
+    }
   }
 
   // ---- crawl.start ----
 
-  async start(id: number, context: Pick<JobContext, 'signal'>): Promise<void> {
-    const crawl = await this.deps.crawls.findById(id);
-    // `running` here is a retried start whose process stopped part-way: every step below is
-    // idempotent (rows and sitemap URLs are unique, slot jobs keyed), so it carries on.
-    if (crawl?.status !== 'queued' && crawl?.status !== 'running') return;
+  async start(id: number, context: Pick<JobContext, 'signal' | 'attempt'>): Promise<void> {
+    let crawl = await this.deps.crawls.findById(id);
+    if (crawl?.status === 'queued') {
+      const deadline = wholeMs(this.deps.clock.now()) + this.deps.settings.timeLimitSeconds * 1000;
+      // No room (MAX_RUNNING_CRAWLS running, or an older one queued): it stays queued, and the
+      // end of one of the account's crawls (or the sweep) queues its start again.
+      if (!(await this.deps.crawls.admit(id, crawl.user_id, this.deps.settings.maxRunningPerAccount, deadline))) return;
+      crawl = await this.deps.crawls.findById(id);
+      if (crawl?.status !== 'running') return;
+    } else if (crawl?.status === 'running') {
+      if (crawl.workers_queued === 1) return; // started: nothing left for a start to do
+      // A start whose process stopped part-way (this job retried, or another start job for a
+      // crawl whose own was lost): every step below is idempotent (rows and sitemap URLs are
+      // unique, slot jobs keyed), so it carries on. Not a first run within a lease of the crawl's
+      // admission, though: that is a second start job (an end and the sweep both queued one)
+      // while the first is at work.
+      const admittedAt = Date.parse(crawl.started_at ?? '');
+      if (context.attempt === 1 && this.deps.clock.now() - admittedAt < this.deps.leaseMs) return;
+    } else {
+      return;
+    }
+    const running = crawl;
     await this.working(id, context.signal, async (signal) => {
-      const pacer = new Pacer(crawl.delay_ms, 0, Date.now);
-      const startOrigin = new URL(crawl.url).origin;
-      let resources = (JSON.parse(crawl.origins) as Record<string, OriginResources>)[startOrigin];
-      if (crawl.status === 'queued' || !resources) {
+      const pacer = new Pacer(running.delay_ms, 0, Date.now);
+      const startOrigin = new URL(running.url).origin;
+      let resources = (JSON.parse(running.origins) as Record<string, OriginResources>)[startOrigin];
+      if (!resources) {
         // The delay applies from robots.txt on: the 404, favicon and sitemap probes that follow
         // it are requests like any other.
         resources = await fetchOriginResources(startOrigin, {
-          ...this.fetchOptions(crawl, signal, pacer),
+          ...this.fetchOptions(running, signal, pacer),
           afterRobots: (robots) => pacer.setDelay(crawlDelayMs(robots)),
         });
         const delayMs = crawlDelayMs(resources.robots);
         pacer.setDelay(delayMs);
-        const started = await this.deps.crawls.start(id, {
+        const configured = await this.deps.crawls.configure(id, {
           slots: delayMs > 0 ? 1 : this.deps.settings.concurrency,
           delay_ms: delayMs,
-          deadline_ms: wholeMs(this.deps.clock.now()) + this.deps.settings.timeLimitSeconds * 1000,
           origins: JSON.stringify({ [startOrigin]: resources }),
         });
-        if (!started) return;
+        if (!configured) return;
       }
+      const crawl = running;
       const options = this.fetchOptions(crawl, signal, pacer);
       await this.deps.crawls.discover(id, [{ url: crawl.url, depth: 0, from: null }]);
       if (crawl.sitemap === 1) await this.readSitemaps({ ...crawl, status: 'running' }, resources, options);
@@ -197,9 +281,10 @@ export class CrawlService {
         await this.deps.jobs.send<SlotJob>(
           CRAWL_SLOT,
           { crawl: id, slot, seq: 0, nextAt: pacer.next },
-          { key: `${id}:${slot}:0` },
+          { key: `${id}:${slot}:0`, account: crawl.user_id },
         );
       }
+      await this.deps.crawls.markWorkersQueued(id);
     });
   }
 
@@ -216,9 +301,12 @@ export class CrawlService {
     const probed = probe !== null && !('error' in probe) && isSuccess(probe.status);
     const queue = listed.length > 0 ? listed : probed ? [new URL('/sitemap.xml', crawl.url).href] : [];
     const seen = new Set<string>();
-    let kept = 0;
+    const cap = sitemapUrlCap(crawl.max_pages);
+    // A retried start counts what its first run kept.
+    let kept = await this.deps.crawls.countSitemapUrls(crawl.id);
+    let unkept = 0;
     let found = false;
-    while (queue.length > 0 && seen.size < MAX_SITEMAPS && kept < MAX_SITEMAP_URLS) {
+    while (queue.length > 0 && seen.size < MAX_SITEMAPS && kept < cap) {
       const next = crawlUrl(queue.shift()!);
       // Only the site's own sitemaps: another host's would be a fetch the crawl has no business making.
       if (next === null || seen.has(next) || !inScope(next, site)) continue;
@@ -231,14 +319,17 @@ export class CrawlService {
         queue.push(...parsed.sitemaps);
       } else if (parsed.kind === 'urlset') {
         found = true;
-        const urls = parsed.urls
-          .map((u) => crawlUrl(u))
-          .filter((u): u is string => u !== null && inScope(u, site))
-          .slice(0, MAX_SITEMAP_URLS - kept);
-        kept += await this.deps.crawls.addSitemapUrls(crawl.id, urls);
+        const urls = parsed.urls.map((u) => crawlUrl(u)).filter((u): u is string => u !== null && inScope(u, site));
+        const room = cap - kept;
+        unkept += Math.max(0, urls.length - room);
+        kept += await this.deps.crawls.addSitemapUrls(crawl.id, urls.slice(0, room));
       }
     }
     if (found) await this.deps.crawls.setSitemapFound(crawl.id);
+    if (unkept > 0) {
+      await this.deps.crawls.countUnkeptSitemapUrls(crawl.id, unkept);
+      this.deps.log.info({ crawl: crawl.id, kept, unkept }, 'sitemap URLs past the crawl’s cap were counted, not kept');
+    }
   }
 
   // ---- crawl.slot ----
@@ -246,7 +337,7 @@ export class CrawlService {
   async slot(job: SlotJob, context: Pick<JobContext, 'signal'>): Promise<void> {
     const crawl = await this.deps.crawls.findById(job.crawl);
     if (crawl?.status !== 'running') return;
-    const handOverAt = Date.now() + this.deps.leaseMs / 2;
+    const handOverAt = Date.now() + Math.min(SLOT_TURN_MS, this.deps.leaseMs / 2);
     await this.working(crawl.id, context.signal, async (signal) => {
       const pacer = new Pacer(crawl.delay_ms, job.nextAt ?? 0, Date.now);
       const origins = new Map<string, Origin>();
@@ -265,6 +356,7 @@ export class CrawlService {
         await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, {
           key: `${crawl.id}:${job.slot}:${next.seq}`,
           startAfter: this.deps.clock.now() + SLOT_RETRY_MS,
+          account: crawl.user_id,
         });
       } finally {
         await session.close();
@@ -289,12 +381,15 @@ export class CrawlService {
         statusReadAt = Date.now() + STATUS_EVERY_MS;
       }
       if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
-        await this.queueFinish(crawl.id);
+        await this.queueFinish(crawl);
         return;
       }
       if (Date.now() >= handOverAt) {
         const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
-        await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, { key: `${crawl.id}:${job.slot}:${next.seq}` });
+        await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, {
+          key: `${crawl.id}:${job.slot}:${next.seq}`,
+          account: crawl.user_id,
+        });
         return;
       }
       const leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
@@ -322,7 +417,7 @@ export class CrawlService {
       ) {
         continue;
       }
-      await this.queueFinish(crawl.id);
+      await this.queueFinish(crawl);
       return;
     }
   }
@@ -348,13 +443,13 @@ export class CrawlService {
     if ('error' in origin.resources.robots) {
       const message = fetchFailureMessage(origin.resources.robots.error);
       await complete({ state: 'failed', error: message });
-      if (page.depth === 0) await this.failStart(crawl.id, message);
+      if (page.depth === 0) await this.failStart(crawl, message);
       return;
     }
     const blocked = disallowedBy(origin, page.url);
     if (blocked !== null) {
       await complete({ state: 'skipped', robots_disallowed: 1, error: blocked });
-      if (page.depth === 0) await this.failStart(crawl.id, blocked);
+      if (page.depth === 0) await this.failStart(crawl, blocked);
       return;
     }
     const answer = await this.analyse(crawl, page.url, origin.resources, { pacer, session, signal });
@@ -362,7 +457,7 @@ export class CrawlService {
     if (answer.kind === 'failed') {
       const answered = answer.reason === 'not_html';
       await complete({ state: answered ? 'done' : 'failed', status_code: answered ? 200 : null, error: answer.message });
-      if (page.depth === 0 && !answered) await this.failStart(crawl.id, answer.message);
+      if (page.depth === 0 && !answered) await this.failStart(crawl, answer.message);
       return;
     }
     if (answer.kind === 'other') {
@@ -456,12 +551,16 @@ export class CrawlService {
     return compiled;
   }
 
-  private async failStart(id: number, reason: string): Promise<void> {
-    await this.deps.crawls.end(id, 'failed', { error: reason, skippedBecause: 'The start page could not be fetched.' });
+  private async failStart(crawl: CrawlRow, reason: string): Promise<void> {
+    const ended = await this.deps.crawls.end(crawl.id, 'failed', {
+      error: reason,
+      skippedBecause: 'The start page could not be fetched.',
+    });
+    if (ended) await this.startNext(crawl.user_id, crawl.id);
   }
 
-  private async queueFinish(id: number): Promise<void> {
-    await this.deps.jobs.send<CrawlJob>(CRAWL_FINISH, { crawl: id }, { key: String(id) });
+  private async queueFinish(crawl: CrawlRow): Promise<void> {
+    await this.deps.jobs.send<CrawlJob>(CRAWL_FINISH, { crawl: crawl.id }, { key: String(crawl.id), account: crawl.user_id });
   }
 
   // ---- crawl.finish ----
@@ -477,6 +576,7 @@ export class CrawlService {
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;
     this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');
+    await this.startNext(finished.user_id, id);
     await this.deps.events.publish(finished.user_id, 'crawl.finished', crawlResource(finished));
   }
 

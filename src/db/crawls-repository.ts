@@ -4,6 +4,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CrawlIssuesTable, CrawlPagesTable, CrawlsTable, CrawlStatus, Database, DatabaseEngine, Toggle } from './schema.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
+import { storableOrNull, storableText } from './text.js';
 
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;
@@ -82,6 +83,8 @@ export class CrawlsRepository {
         scored: 0,
         issues: 0,
         sitemap_found: 0,
+        sitemap_urls_unkept: 0,
+        workers_queued: 0,
         origins: '{}',
         error: null,
         deadline_ms: null,
@@ -116,16 +119,161 @@ export class CrawlsRepository {
     return (await this.db.selectFrom('crawls').select('status').where('id', '=', id).executeTakeFirst())?.status;
   }
 
-  /** queued → running with its politeness settings; false when it is no longer queued (cancelled). */
-  async start(id: number, settings: { slots: number; delay_ms: number; deadline_ms: number; origins: string }): Promise<boolean> {
-    const now = nowTimestamp(this.clock);
+  /**
+   * queued → running, when its account has fewer than `maxRunning` crawls running and no older
+   * one queued (they start oldest first); false otherwise (it stays queued, or it was cancelled).
+   * One statement after the account's row is locked on PostgreSQL, so two instances never start
+   * one crawl too many together; SQLite's writer lock serialises already.
+   */
+  admit(id: number, userId: number, maxRunning: number, deadlineMs: number): Promise<boolean> {
+    const run = async (trx: Kysely<Database>) => {
+      if (this.engine === 'postgres') {
+        await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+      }
+      const now = nowTimestamp(this.clock);
+      const result = await trx
+        .updateTable('crawls')
+        .set({ status: 'running', started_at: now, deadline_ms: deadlineMs, updated_at: now })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'queued')
+        .where((eb) =>
+          eb(
+            eb
+              .selectFrom('crawls as r')
+              .select((r) => r.fn.countAll().as('n'))
+              .where('r.user_id', '=', userId)
+              .where('r.status', '=', 'running'),
+            '<',
+            maxRunning,
+          ),
+        )
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('crawls as o')
+                .select('o.id')
+                .where('o.user_id', '=', userId)
+                .where('o.status', '=', 'queued')
+                .where('o.id', '<', id),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    };
+    return this.engine === 'postgres' ? this.db.transaction().execute(run) : run(this.db);
+  }
+
+  /** A running crawl's politeness settings and start origin's shared fetches; false when it is no longer running. */
+  async configure(id: number, settings: { slots: number; delay_ms: number; origins: string }): Promise<boolean> {
     const result = await this.db
       .updateTable('crawls')
-      .set({ ...settings, status: 'running', started_at: now, updated_at: now })
+      .set({ ...settings, updated_at: nowTimestamp(this.clock) })
       .where('id', '=', id)
-      .where('status', '=', 'queued')
+      .where('status', '=', 'running')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The account's oldest queued crawl, when it has room to run one (fewer than `maxRunning` running). */
+  async nextToStart(userId: number, maxRunning: number): Promise<number | undefined> {
+    const running = await this.db
+      .selectFrom('crawls')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'running')
+      .executeTakeFirstOrThrow();
+    if (Number(running.n) >= maxRunning) return undefined;
+    const next = await this.db
+      .selectFrom('crawls')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'queued')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return next?.id;
+  }
+
+  /**
+   * For the sweep: each account's oldest crawl queued since before `before` while the account
+   * has fewer than `maxRunning` running (its start was lost with a process, or found no room and
+   * no end since started it).
+   */
+  async stalledQueued(maxRunning: number, before: string, limit: number): Promise<{ id: number; user_id: number }[]> {
+    return this.db
+      .selectFrom('crawls as c')
+      .select(['c.id', 'c.user_id'])
+      .where('c.status', '=', 'queued')
+      .where('c.created_at', '<', before)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('crawls as o')
+              .select('o.id')
+              .whereRef('o.user_id', '=', 'c.user_id')
+              .where('o.status', '=', 'queued')
+              .whereRef('o.id', '<', 'c.id'),
+          ),
+        ),
+      )
+      .where((eb) =>
+        eb(
+          eb
+            .selectFrom('crawls as r')
+            .select((r) => r.fn.countAll().as('n'))
+            .whereRef('r.user_id', '=', 'c.user_id')
+            .where('r.status', '=', 'running'),
+          '<',
+          maxRunning,
+        ),
+      )
+      .orderBy('c.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The crawl's start has queued its page workers. */
+  async markWorkersQueued(id: number): Promise<void> {
+    await this.db.updateTable('crawls').set({ workers_queued: 1 }).where('id', '=', id).execute();
+  }
+
+  /** Running crawls started before `before` whose start never queued their page workers (its job was lost). */
+  async startsUnfinished(before: string, limit: number): Promise<{ id: number; user_id: number }[]> {
+    return this.db
+      .selectFrom('crawls')
+      .select(['id', 'user_id'])
+      .where('status', '=', 'running')
+      .where('workers_queued', '=', 0)
+      .where('started_at', '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Running crawls whose deadline passed before `beforeMs` (their workers are gone): for the sweep to finish. */
+  async overdue(beforeMs: number, limit: number): Promise<{ id: number; user_id: number }[]> {
+    return this.db
+      .selectFrom('crawls')
+      .select(['id', 'user_id'])
+      .where('status', '=', 'running')
+      .where('deadline_ms', '<', Math.floor(beforeMs))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Counts sitemap URLs read past the crawl's cap (not stored). */
+  async countUnkeptSitemapUrls(id: number, n: number): Promise<void> {
+    if (n <= 0) return;
+    await this.db
+      .updateTable('crawls')
+      .set((eb) => ({ sitemap_urls_unkept: eb('sitemap_urls_unkept', '+', n) }))
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Adds one origin's shared fetches to the cache the crawl's workers read. */
@@ -360,11 +508,13 @@ export class CrawlsRepository {
         .updateTable('crawl_pages')
         .set({
           ...outcome,
-          title: clip(outcome.title, 1000),
-          description: clip(outcome.description, 2000),
-          canonical: clip(outcome.canonical, 2048),
-          redirect_to: clip(outcome.redirect_to, 2048),
-          error: clip(outcome.error, 1000),
+          // Fetched content: what a database refuses (a NUL in a title) is cleaned, or the page
+          // could never be recorded and the crawl would wait for it until its time limit.
+          title: clip(storableOrNull(outcome.title), 1000),
+          description: clip(storableOrNull(outcome.description), 2000),
+          canonical: clip(storableOrNull(outcome.canonical), 2048),
+          redirect_to: clip(storableOrNull(outcome.redirect_to), 2048),
+          error: clip(storableOrNull(outcome.error), 1000),
           lease_ms: null,
         })
         .where('id', '=', pageId)
@@ -400,7 +550,13 @@ export class CrawlsRepository {
     return this.db.transaction().execute(async (trx) => {
       let query = trx
         .updateTable('crawls')
-        .set({ status, finished_at: now, updated_at: now, ...(fields.error !== undefined ? { error: fields.error } : {}) })
+        .set({
+          status,
+          finished_at: now,
+          updated_at: now,
+          // A reason may quote fetched content (a robots.txt rule): cleaned as fetched content is.
+          ...(fields.error !== undefined ? { error: clip(storableOrNull(fields.error), 1000) } : {}),
+        })
         .where('id', '=', crawlId)
         .where('status', 'in', ['queued', 'running']);
       if (fields.userId !== undefined) query = query.where('user_id', '=', fields.userId);
@@ -495,7 +651,15 @@ export class CrawlsRepository {
       for (let i = 0; i < issues.length; i += IN_CHUNK) {
         await trx
           .insertInto('crawl_issues')
-          .values(issues.slice(i, i + IN_CHUNK).map((issue) => ({ crawl_id: crawlId, ...issue })))
+          .values(
+            issues.slice(i, i + IN_CHUNK).map((issue) => ({
+              crawl_id: crawlId,
+              type: issue.type,
+              severity: issue.severity,
+              url: storableText(issue.url),
+              detail: storableText(issue.detail),
+            })),
+          )
           .execute();
       }
       await trx

@@ -21,10 +21,10 @@ export class DigestsRepository {
    * Websites with `email` = 1 since `periodStartedAt` or before (the first digest covers the
    * first whole period after e-mail was turned on) that have no digest of this period yet.
    */
-  async due(period: string, periodStart: string, periodStartedAt: string): Promise<number[]> {
+  async due(period: string, periodStart: string, periodStartedAt: string): Promise<{ id: number; userId: number }[]> {
     const rows = await this.db
       .selectFrom('websites as w')
-      .select('w.id')
+      .select(['w.id', 'w.user_id'])
       .where('w.email', '=', 1)
       .where('w.email_since', 'is not', null)
       .where('w.email_since', '<=', periodStartedAt)
@@ -42,7 +42,7 @@ export class DigestsRepository {
       )
       .orderBy('w.id')
       .execute();
-    return rows.map((r) => r.id);
+    return rows.map((r) => ({ id: r.id, userId: r.user_id }));
   }
 
   /** Records that a period's digest was queued; false when it was already. */

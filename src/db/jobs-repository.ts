@@ -14,6 +14,8 @@ export interface NewJob {
   retryDelay: number;
   retryBackoff: boolean;
   runAt: number;
+  /** The account it acts for (null: none). */
+  account: number | null;
 }
 
 /** Completed jobs are kept this long (their keys keep deduplicating), failed ones for 30 days. */
@@ -37,6 +39,7 @@ export class JobsRepository {
         retry_delay: job.retryDelay,
         retry_backoff: job.retryBackoff ? 1 : 0,
         run_at: job.runAt,
+        account: job.account,
         locked_until: null,
         locked_by: null,
         last_error: null,
@@ -69,27 +72,65 @@ export class JobsRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Takes the oldest due job of these types for `worker` until `leaseUntil`. */
-  async claim(types: readonly string[], worker: string, now: number, leaseUntil: number): Promise<JobRow | undefined> {
+  /** The accounts with a due job of these types, each with its oldest due time (null: no account). */
+  async dueAccounts(types: readonly string[], now: number): Promise<{ account: number | null; oldest: number }[]> {
+    if (types.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => ['account', eb.fn.min('run_at').as('oldest')])
+      .where('state', '=', 'queued')
+      .where('run_at', '<=', now)
+      .where('type', 'in', types)
+      .groupBy('account')
+      .execute();
+    return rows.map((row) => ({ account: row.account, oldest: Number(row.oldest) }));
+  }
+
+  /**
+   * Takes the oldest due job of these types (of one account, when `account` is given; null: the
+   * jobs of none) for `worker` until `leaseUntil`.
+   */
+  async claim(
+    types: readonly string[],
+    worker: string,
+    now: number,
+    leaseUntil: number,
+    account?: number | null,
+  ): Promise<JobRow | undefined> {
     if (types.length === 0) return undefined;
+    let next = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('run_at', '<=', now)
+      .where('type', 'in', types);
+    if (account !== undefined) next = account === null ? next.where('account', 'is', null) : next.where('account', '=', account);
     return this.db
       .updateTable('jobs')
       .set({ state: 'running', attempts: sql`attempts + 1`, locked_by: worker, locked_until: leaseUntil, updated_at: now })
-      .where(
-        'id',
-        '=',
-        this.db
-          .selectFrom('jobs')
-          .select('id')
-          .where('state', '=', 'queued')
-          .where('run_at', '<=', now)
-          .where('type', 'in', types)
-          .orderBy('run_at')
-          .limit(1),
-      )
+      .where('id', '=', next.orderBy('run_at').limit(1))
       .where('state', '=', 'queued')
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /** A run that may not go on yet: back to the queue until `runAt`, the attempt given back. */
+  async defer(id: string, worker: string, runAt: number, reason: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({
+        state: 'queued',
+        attempts: sql`attempts - 1`,
+        run_at: runAt,
+        locked_by: null,
+        locked_until: null,
+        last_error: reason.slice(0, 2000),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', worker)
+      .where('state', '=', 'running')
+      .execute();
   }
 
   /** Marks a run done; false when the job is no longer this worker's (its lease expired). */

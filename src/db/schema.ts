@@ -154,6 +154,8 @@ export interface JobsTable {
   retry_delay: number;
   retry_backoff: Toggle;
   run_at: number;
+  /** The account the job acts for (null: none); accounts take turns at a kind's slots. */
+  account: number | null;
   locked_until: number | null;
   locked_by: string | null;
   last_error: string | null;
@@ -186,7 +188,10 @@ export interface MailsTable {
   smtp_response: string | null;
   created_at: string;
   updated_at: string;
+  /** When it was sent or kept in the outbox (what MAIL_PER_HOUR counts). */
   sent_at: string | null;
+  /** The account it is for (null: none); at most MAIL_PER_HOUR of an account's mails go in any hour. */
+  user_id: number | null;
 }
 
 /** A scheduled digest, recorded once its mail is queued (so each period gets one). */
@@ -291,6 +296,10 @@ export interface CrawlsTable {
   scored: number;
   issues: number;
   sitemap_found: Toggle;
+  /** Sitemap URLs read past the crawl's cap (10 × max_pages, at least 1,000): counted, not kept. */
+  sitemap_urls_unkept: number;
+  /** 1 once its start has queued the page workers (a start job finding 0 on a running crawl takes it over). */
+  workers_queued: Toggle;
   origins: string;
   error: string | null;
   /** When CRAWL_TIME_LIMIT stops it (ms since the epoch); null until it starts. */

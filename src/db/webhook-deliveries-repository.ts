@@ -69,18 +69,19 @@ export class WebhookDeliveriesRepository {
    * Deliveries created before `before` that no attempt has touched: their job was never queued
    * (the process stopped between storing the row and queueing it), or is long overdue.
    */
-  async untouched(before: string, limit: number): Promise<number[]> {
+  async untouched(before: string, limit: number): Promise<{ id: number; userId: number }[]> {
     const rows = await this.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('attempts', '=', 0)
-      .where('delivered_at', 'is', null)
-      .where('error', 'is', null)
-      .where('created_at', '<', before)
-      .orderBy('id')
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'w.user_id'])
+      .where('d.attempts', '=', 0)
+      .where('d.delivered_at', 'is', null)
+      .where('d.error', 'is', null)
+      .where('d.created_at', '<', before)
+      .orderBy('d.id')
       .limit(limit)
       .execute();
-    return rows.map((row) => row.id);
+    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }
 
   /** Deletes the deliveries created before `before` (an API timestamp); how many. */

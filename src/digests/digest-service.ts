@@ -60,11 +60,11 @@ export class DigestService {
     if (period.start === this.lastSchedule.period && Math.abs(now - this.lastSchedule.at) < SCHEDULE_EVERY_MS) return;
     this.lastSchedule = { at: now, period: period.start };
     const due = await this.options.repo.due(period.kind, period.start, periodStartTimestamp(period));
-    for (const websiteId of due) {
+    for (const { id: websiteId, userId } of due) {
       await this.options.jobs.send<DigestJob>(
         DIGEST_SEND_JOB,
         { websiteId, period: period.kind, start: period.start },
-        { key: digestKey(websiteId, period) },
+        { key: digestKey(websiteId, period), account: userId },
       );
     }
   }
@@ -79,7 +79,10 @@ export class DigestService {
     const target = await this.options.repo.target(job.websiteId);
     // Deleted, or e-mail turned off (or off and on again, since the period began) after it was queued.
     if (!target || !eligible(target, period)) return;
-    await this.options.mail.queue(await this.compose(target, period), { key: `digest:${digestKey(job.websiteId, period)}` });
+    await this.options.mail.queue(await this.compose(target, period), {
+      key: `digest:${digestKey(job.websiteId, period)}`,
+      account: target.website.user_id,
+    });
     await this.options.repo.record(job.websiteId, period.kind, period.start);
   }
 
@@ -101,7 +104,11 @@ export class DigestService {
     const sent: SentDigest[] = [];
     for (const target of targets) {
       try {
-        sent.push({ target, period, delivery: await this.options.mail.sendNow(await this.compose(target, period)) });
+        sent.push({
+          target,
+          period,
+          delivery: await this.options.mail.sendNow(await this.compose(target, period), target.website.user_id),
+        });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         sent.push({ target, period, delivery: { status: 'error', message, retried: error instanceof MailDeliveryError } });

@@ -11,7 +11,7 @@ import { SqliteJobQueue } from './sqlite-queue.js';
 export function openJobQueue(
   database: DatabaseHandle,
   jobsRepository: JobsRepository,
-  settings: JobSettings,
+  settings: Pick<JobSettings, 'leaseSeconds' | 'slots'>,
   { clock, log }: { clock: Clock; log: JobLog },
 ): JobQueue {
   if (database.engine === 'postgres') {
@@ -19,14 +19,14 @@ export function openJobQueue(
       url: database.url,
       db: database.db,
       leaseSeconds: settings.leaseSeconds,
-      concurrency: settings.concurrency,
+      slots: settings.slots,
       log,
     });
   }
   return new SqliteJobQueue(jobsRepository, {
     clock,
     leaseSeconds: settings.leaseSeconds,
-    concurrency: settings.concurrency,
+    slots: settings.slots,
     log,
   });
 }

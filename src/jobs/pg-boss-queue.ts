@@ -1,20 +1,34 @@
 // The queue on PostgreSQL: pg-boss 10 (11+ needs Node 22). Every instance on the database takes
-// jobs from the same tables (SKIP LOCKED), so each job is done once; pg-boss's supervisor fails a
-// job whose lease (`expireInSeconds`) ran out, and the retry policy runs it again. Its
-// maintenance runs every quarter lease, so a dead process's job runs again within two leases.
+// jobs from the same tables (SKIP LOCKED), so each job is done once. pg-boss stores, sends,
+// completes, fails (with the retry policy's backoff) and archives; three statements are ours
+// (db/pg-boss-jobs.ts), because pg-boss has no notion of them:
+// - taking a job: of one kind's types, the account whose turn it is first (pg-boss takes the
+//   oldest job of one type, so one account's backlog would hold every slot);
+// - a lost lease: a job whose process died runs again at once, not after its retry backoff (that
+//   is for failures), checked every quarter lease, so within two leases of the death;
+// - a deferral: back to the queue until a given time without using an attempt.
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { listOpenPgBossJobs } from '../db/pg-boss-jobs.js';
 import {
-  DEFAULT_POLICY,
+  deferPgBossJob,
+  expirePgBossLeases,
+  fetchPgBossJob,
+  listOpenPgBossJobs,
+  type FetchedPgBossJob,
+} from '../db/pg-boss-jobs.js';
+import { FairShare, JOB_KINDS, type JobKind, type JobSlots } from './kinds.js';
+import {
+  JobDeferred,
   keyedJobId,
+  policyOf,
   type JobContext,
   type JobHandler,
   type JobPolicy,
   type JobQueue,
   type JobSummary,
+  type RegisterOptions,
   type SendOptions,
 } from './queue.js';
 import type { JobLog } from './log.js';
@@ -25,7 +39,8 @@ export interface PgBossQueueOptions {
   /** The application's Kysely handle: which schema it uses decides pg-boss's. */
   db: Kysely<Database>;
   leaseSeconds: number;
-  concurrency: number;
+  /** Jobs of each kind this instance runs at once. */
+  slots: JobSlots;
   log: JobLog;
   /** How long stop() lets running jobs finish (ms). */
   graceMs?: number;
@@ -34,10 +49,15 @@ export interface PgBossQueueOptions {
 interface Registration {
   handler: JobHandler<unknown>;
   policy: JobPolicy;
+  kind: JobKind;
 }
 
-/** Idle workers look for due jobs this often (contract: a due job starts within 5 s). */
+/** Idle workers look for due jobs this often (a due job starts within 5 s). */
 const POLL_SECONDS = 2;
+
+/** Where a job's account rides in pg-boss's `data` (pg-boss has no column for it); removed before the handler runs. */
+export const ACCOUNT_FIELD = '_account';
+const LOST_LEASE = 'the process running it stopped before it finished (lease expired)';
 
 export class PgBossJobQueue implements JobQueue {
   private readonly types = new Map<string, Registration>();
@@ -49,17 +69,22 @@ export class PgBossJobQueue implements JobQueue {
   private loop: Promise<void> | null = null;
   private stopping = false;
   private readonly running = new Set<Promise<void>>();
+  private readonly fair = new Map<JobKind, FairShare>(JOB_KINDS.map((kind) => [kind, new FairShare()]));
   private wakeUp: (() => void) | null = null;
+  /** A wake-up came while the loop was busy (no one waiting): its next idle() returns at once. */
+  private woken = false;
+  private lastExpiry = 0;
 
   constructor(private readonly options: PgBossQueueOptions) {}
 
-  register<P>(type: string, handler: JobHandler<P>, policy: Partial<JobPolicy> = {}): void {
-    this.types.set(type, { handler: handler as JobHandler<unknown>, policy: { ...DEFAULT_POLICY, ...policy } });
+  register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions): void {
+    this.types.set(type, { handler: handler as JobHandler<unknown>, policy: policyOf(options), kind: options.kind });
   }
 
   async send<P>(type: string, payload: P, options: SendOptions = {}): Promise<boolean> {
     const boss = await this.open();
-    const id = await boss.send(type, (payload ?? null) as object, {
+    const data = withAccount(payload, options.account ?? null);
+    const id = await boss.send(type, data, {
       ...(options.key === undefined ? {} : { id: keyedJobId(type, options.key) }),
       ...(options.startAfter === undefined ? {} : { startAfter: new Date(options.startAfter) }),
     });
@@ -102,24 +127,12 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private async work(boss: PgBoss, only?: readonly string[]): Promise<void> {
-    let first = 0; // which type is asked first rotates, so no type starves the others
     while (!this.stopping) {
       try {
-        const types = [...this.types.keys()].filter((type) => only === undefined || only.includes(type));
-        for (let i = 0; i < types.length && !this.stopping; i++) {
-          const free = this.options.concurrency - this.running.size;
-          if (free <= 0) break;
-          const type = types[(first + i) % types.length];
-          const jobs = await boss.fetch<unknown>(type, { batchSize: free, includeMetadata: true });
-          for (const job of jobs) {
-            const run = this.settle(boss, type, job).finally(() => {
-              this.running.delete(run);
-              this.wake(); // a finished job frees a slot: take the next due one at once
-            });
-            this.running.add(run);
-          }
-        }
-        first = (first + 1) % Math.max(1, types.length);
+        await this.expireLeases(boss);
+        // The kinds' free slots are filled side by side: each fetch is a round trip, and one
+        // kind's fetch must not wait for another's.
+        await Promise.all(JOB_KINDS.map((kind) => this.fill(boss, kind, only)));
       } catch (error) {
         this.options.log.error({ err: error }, 'the job queue could not be read; trying again');
       }
@@ -127,22 +140,73 @@ export class PgBossJobQueue implements JobQueue {
     }
   }
 
+  /** Fetches jobs of `kind` into its free slots and starts them. */
+  private async fill(boss: PgBoss, kind: JobKind, only?: readonly string[]): Promise<void> {
+    const fair = this.fair.get(kind)!;
+    while (!this.stopping && fair.total < this.options.slots[kind]) {
+      const job = await this.fetch(boss, kind, only);
+      if (!job) return;
+      const run = this.settle(boss, kind, job).finally(() => {
+        this.running.delete(run);
+        this.wake(); // a finished job frees a slot: take the next due one at once
+      });
+      this.running.add(run);
+    }
+  }
+
+  /** The next job of `kind`: the account whose turn it is here first, then its oldest due job. */
+  private fetch(boss: PgBoss, kind: JobKind, only?: readonly string[]): Promise<FetchedPgBossJob | undefined> {
+    const types = [...this.types]
+      .filter(([type, registration]) => registration.kind === kind && (only === undefined || only.includes(type)))
+      .map(([type]) => type);
+    if (types.length === 0) return Promise.resolve(undefined);
+    return fetchPgBossJob(boss.getDb(), this.schema, types, this.fair.get(kind)!.standings(), ACCOUNT_FIELD);
+  }
+
+  /** Jobs whose lease ran out go back to the queue now (every quarter lease; drain: always). */
+  private async expireLeases(boss: PgBoss, force = false): Promise<void> {
+    const now = Date.now();
+    if (!force && now - this.lastExpiry < (this.options.leaseSeconds * 1000) / 4) return;
+    this.lastExpiry = now;
+    await expirePgBossLeases(boss.getDb(), this.schema, [...this.types.keys()], this.options.leaseSeconds, LOST_LEASE);
+  }
+
   /** Runs one fetched job and records its outcome (a failure is retried by its queue's policy). */
-  private async settle(boss: PgBoss, type: string, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
-    const registration = this.types.get(type);
+  private async settle(boss: PgBoss, kind: JobKind, job: FetchedPgBossJob): Promise<void> {
+    const registration = this.types.get(job.name);
     if (!registration) return;
+    const fair = this.fair.get(kind)!;
+    fair.started(job.account);
     try {
-      await this.run(registration, job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.abort.signal }, type);
-      await boss.complete(type, job.id);
+      await this.run(
+        registration,
+        withoutAccount(job.data),
+        { id: job.id, attempt: job.retryCount + 1, signal: this.abort.signal },
+        job.name,
+      );
+      await boss.complete(job.name, job.id);
     } catch (error) {
+      if (error instanceof JobDeferred) {
+        await deferPgBossJob(boss.getDb(), this.schema, job.name, job.id, error.until, error.message).catch((failure: unknown) =>
+          this.options.log.error({ err: failure, job: job.id }, 'a deferred job could not be put back'),
+        );
+        return;
+      }
       await boss
-        .fail(type, job.id, { message: error instanceof Error ? error.message : String(error) })
+        .fail(job.name, job.id, { message: error instanceof Error ? error.message : String(error) })
         .catch((failure: unknown) => this.options.log.error({ err: failure, job: job.id }, 'a failed job could not be recorded'));
+    } finally {
+      fair.ended(job.account);
     }
   }
 
   /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
   private idle(): Promise<void> {
+    if (this.woken) {
+      // A job finished (or one was sent) during the pass just made: look again now, not at the next poll.
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, POLL_SECONDS * 1000);
       function done() {
@@ -157,7 +221,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   private wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   async list(): Promise<JobSummary[]> {
@@ -178,21 +243,16 @@ export class PgBossJobQueue implements JobQueue {
 
   async drain(only?: readonly string[]): Promise<number> {
     const boss = await this.open();
+    await this.expireLeases(boss, true);
     let ran = 0;
     for (let progress = true; progress; ) {
       progress = false;
-      for (const [type, registration] of this.types) {
-        if (only !== undefined && !only.includes(type)) continue;
-        const [job] = await boss.fetch<unknown>(type, { batchSize: 1, includeMetadata: true });
+      for (const kind of JOB_KINDS) {
+        const job = await this.fetch(boss, kind, only);
         if (!job) continue;
         progress = true;
         ran++;
-        try {
-          await this.run(registration, job.data, { id: job.id, attempt: job.retryCount + 1, signal: this.abort.signal }, type);
-          await boss.complete(type, job.id);
-        } catch (error) {
-          await boss.fail(type, job.id, { message: error instanceof Error ? error.message : String(error) });
-        }
+        await this.settle(boss, kind, job);
       }
     }
     return ran;
@@ -202,6 +262,7 @@ export class PgBossJobQueue implements JobQueue {
     try {
       await registration.handler(payload, context);
     } catch (error) {
+      if (error instanceof JobDeferred) throw error;
       const last = context.attempt > registration.policy.retryLimit;
       this.options.log.warn(
         { job: context.id, type, attempt: context.attempt, err: error },
@@ -226,7 +287,7 @@ export class PgBossJobQueue implements JobQueue {
       // pg-boss runs its SQL on a pool this queue owns and ends itself once pg-boss has stopped.
       const pool = new pgDriver.Pool({
         connectionString: this.options.url,
-        max: this.options.concurrency + 2,
+        max: JOB_KINDS.reduce((sum, kind) => sum + this.options.slots[kind], 0) + 2,
         application_name: 'rankscope-jobs',
       });
       pool.on('error', (error) => this.options.log.warn({ err: error }, 'a job-queue connection failed; the pool replaces it'));
@@ -248,7 +309,9 @@ export class PgBossJobQueue implements JobQueue {
           retryLimit: policy.retryLimit,
           retryDelay: policy.retryDelaySeconds,
           retryBackoff: policy.retryBackoff,
-          expireInSeconds: lease,
+          // Leases are ours (expireLeases, at one lease, re-queued at once); pg-boss's own expiry,
+          // which would add the retry backoff, is only a backstop for jobs no worker looks after.
+          expireInSeconds: 2 * lease,
         };
         await boss.createQueue(type, { name: type, policy: 'standard', ...settings });
         await boss.updateQueue(type, { name: type, policy: 'standard', ...settings });
@@ -258,4 +321,18 @@ export class PgBossJobQueue implements JobQueue {
     })();
     return this.opening;
   }
+}
+
+/** pg-boss's `data` for a payload and its account (an object payload gains ACCOUNT_FIELD). */
+function withAccount(payload: unknown, account: number | null): object {
+  const data = (payload ?? null) as object;
+  if (account === null || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  return { ...data, [ACCOUNT_FIELD]: account };
+}
+
+/** The handler's payload: `data` without ACCOUNT_FIELD. */
+function withoutAccount(data: unknown): unknown {
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !(ACCOUNT_FIELD in data)) return data;
+  const { [ACCOUNT_FIELD]: _account, ...payload } = data as Record<string, unknown>;
+  return payload;
 }

@@ -2,7 +2,11 @@
 // database, worked in-process (sqlite-queue.ts), and pg-boss on PostgreSQL, where many instances
 // share the work (pg-boss-queue.ts). Handlers are the same on both: they call the services a
 // route would, and a job that throws is retried with its type's policy, then left failed.
+//
+// Shared fairly: each job type belongs to a kind (jobs/kinds.ts) with slots of its own, and jobs
+// carry the account they act for, so within a kind the accounts take turns.
 import { createHash } from 'node:crypto';
+import type { JobKind } from './kinds.js';
 
 export type JobState = 'queued' | 'retry' | 'running' | 'completed' | 'failed';
 
@@ -24,6 +28,23 @@ export interface JobContext {
 
 export type JobHandler<P> = (payload: P, context: JobContext) => Promise<void>;
 
+/** How a job type is run: its kind (whose slots it takes) and its retry policy. */
+export type RegisterOptions = Partial<JobPolicy> & { kind: JobKind };
+
+/**
+ * Thrown by a handler that may not run yet (an account's hourly mail limit): the job goes back to
+ * the queue until `until` (ms since the epoch) without using an attempt, and frees its slot.
+ */
+export class JobDeferred extends Error {
+  override name = 'JobDeferred';
+  constructor(
+    readonly until: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface SendOptions {
   /**
    * Makes the job unique: a second send with the same type and key adds nothing (as long as the
@@ -33,6 +54,8 @@ export interface SendOptions {
   key?: string;
   /** Not before this time (ms since the epoch). */
   startAfter?: number;
+  /** The account the job acts for: accounts take turns at their kind's slots (none: a turn of its own). */
+  account?: number | null;
 }
 
 export interface JobSummary {
@@ -48,13 +71,14 @@ export interface JobSummary {
 }
 
 export interface JobQueue {
-  /** Registers a job type's handler and retry policy; before start(). */
-  register<P>(type: string, handler: JobHandler<P>, policy?: Partial<JobPolicy>): void;
+  /** Registers a job type's handler, kind and retry policy; before start(). */
+  register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions): void;
   /** Queues a job; false when its key is already taken. */
   send<P>(type: string, payload: P, options?: SendOptions): Promise<boolean>;
   /**
    * Starts this process's workers (a process that only sends never calls it): for every
-   * registered type, or only `types` (a command that runs its own jobs and no one else's).
+   * registered type, or only `types` (a command that runs its own jobs and no one else's). Each
+   * kind's jobs run in that kind's slots; a free slot goes to the account whose turn it is.
    */
   start(types?: readonly string[]): Promise<void>;
   /** Stops taking jobs; running ones finish (or, past the grace period, are released). */
@@ -93,4 +117,13 @@ export function keyedJobId(type: string, key: string): string {
   const hex = createHash('sha256').update(`${type}\u0000${key}`).digest('hex');
   // Shaped as a version-8 (custom) UUID with the RFC 4122 variant.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16], 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A registration's retry policy: what it names, the default for the rest. */
+export function policyOf({ kind: _kind, ...policy }: RegisterOptions): JobPolicy {
+  return {
+    retryLimit: policy.retryLimit ?? DEFAULT_POLICY.retryLimit,
+    retryDelaySeconds: policy.retryDelaySeconds ?? DEFAULT_POLICY.retryDelaySeconds,
+    retryBackoff: policy.retryBackoff ?? DEFAULT_POLICY.retryBackoff,
+  };
 }

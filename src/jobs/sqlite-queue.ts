@@ -1,19 +1,25 @@
 // The embedded engine's queue: jobs in the `jobs` table, worked by this process. A job is taken
 // with one UPDATE … RETURNING (so two processes on one file never take the same job) under a
-// lease; a process that dies leaves its lease to run out, and the job runs again.
+// lease; a process that dies leaves its lease to run out, and the job runs again. Each kind of
+// job has its own slots; a free slot goes to the account whose turn it is (FairShare), which
+// then gets its oldest due job of that kind.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobRow, JobsRepository } from '../db/jobs-repository.js';
 import type { Clock } from '../time.js';
+import { accountKey, FairShare, JOB_KINDS, type JobKind, type JobSlots } from './kinds.js';
 import {
   DEFAULT_POLICY,
+  JobDeferred,
   keyedJobId,
+  policyOf,
   retryDelaySeconds,
   type JobContext,
   type JobHandler,
   type JobPolicy,
   type JobQueue,
   type JobSummary,
+  type RegisterOptions,
   type SendOptions,
 } from './queue.js';
 import type { JobLog } from './log.js';
@@ -21,7 +27,8 @@ import type { JobLog } from './log.js';
 export interface SqliteQueueOptions {
   clock: Clock;
   leaseSeconds: number;
-  concurrency: number;
+  /** Jobs of each kind this process runs at once. */
+  slots: JobSlots;
   log: JobLog;
   /** How often idle workers look for due jobs (ms). A send in this process wakes them at once. */
   pollMs?: number;
@@ -34,7 +41,11 @@ export interface SqliteQueueOptions {
 interface Registration {
   handler: JobHandler<unknown>;
   policy: JobPolicy;
+  kind: JobKind;
 }
+
+/** A picked account's job may be taken by another process first: pick again this many times. */
+const CLAIM_TRIES = 3;
 
 const PRUNE_EVERY_MS = 3_600_000;
 
@@ -42,10 +53,13 @@ export class SqliteJobQueue implements JobQueue {
   private readonly types = new Map<string, Registration>();
   private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly running = new Set<Promise<void>>();
+  private readonly fair = new Map<JobKind, FairShare>(JOB_KINDS.map((kind) => [kind, new FairShare()]));
   private readonly abort = new AbortController();
   private started = false;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
+  /** A wake-up came while the loop was busy (no one waiting): its next idle() returns at once. */
+  private woken = false;
   private loop: Promise<void> | null = null;
   private lastPrune = 0;
 
@@ -54,8 +68,8 @@ export class SqliteJobQueue implements JobQueue {
     private readonly options: SqliteQueueOptions,
   ) {}
 
-  register<P>(type: string, handler: JobHandler<P>, policy: Partial<JobPolicy> = {}): void {
-    this.types.set(type, { handler: handler as JobHandler<unknown>, policy: { ...DEFAULT_POLICY, ...policy } });
+  register<P>(type: string, handler: JobHandler<P>, options: RegisterOptions): void {
+    this.types.set(type, { handler: handler as JobHandler<unknown>, policy: policyOf(options), kind: options.kind });
   }
 
   async send<P>(type: string, payload: P, options: SendOptions = {}): Promise<boolean> {
@@ -70,6 +84,7 @@ export class SqliteJobQueue implements JobQueue {
         retryDelay: policy.retryDelaySeconds,
         retryBackoff: policy.retryBackoff,
         runAt: Math.max(now, options.startAfter ?? now),
+        account: options.account ?? null,
       },
       Math.floor(now),
     );
@@ -116,26 +131,34 @@ export class SqliteJobQueue implements JobQueue {
   async drain(types?: readonly string[]): Promise<number> {
     let ran = 0;
     await this.maintain();
-    for (;;) {
-      const job = await this.claim(types);
-      if (!job) return ran;
-      await this.run(job);
-      ran++;
+    for (let progress = true; progress; ) {
+      progress = false;
+      for (const kind of JOB_KINDS) {
+        const job = await this.claim(kind, types);
+        if (!job) continue;
+        await this.run(job, kind);
+        progress = true;
+        ran++;
+      }
     }
+    return ran;
   }
 
   private async work(types?: readonly string[]): Promise<void> {
     while (!this.stopping) {
       try {
         await this.maintain();
-        while (!this.stopping && this.running.size < this.options.concurrency) {
-          const job = await this.claim(types);
-          if (!job) break;
-          const run = this.run(job).finally(() => {
-            this.running.delete(run);
-            this.wake(); // a finished job frees a slot: take the next due one at once
-          });
-          this.running.add(run);
+        for (const kind of JOB_KINDS) {
+          const fair = this.fair.get(kind)!;
+          while (!this.stopping && fair.total < this.options.slots[kind]) {
+            const job = await this.claim(kind, types);
+            if (!job) break;
+            const run = this.run(job, kind).finally(() => {
+              this.running.delete(run);
+              this.wake(); // a finished job frees a slot: take the next due one at once
+            });
+            this.running.add(run);
+          }
         }
       } catch (error) {
         this.options.log.error({ err: error }, 'the job queue could not be read; trying again');
@@ -146,6 +169,11 @@ export class SqliteJobQueue implements JobQueue {
 
   /** Waits for a wake-up (a send, a finished job) or the poll interval, whichever comes first. */
   private idle(): Promise<void> {
+    if (this.woken) {
+      // A job finished (or one was sent) during the pass just made: look again now, not at the next poll.
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.options.pollMs ?? 1000);
       function done() {
@@ -160,7 +188,8 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
   private async maintain(): Promise<void> {
@@ -172,21 +201,55 @@ export class SqliteJobQueue implements JobQueue {
     }
   }
 
-  private claim(only?: readonly string[]): Promise<JobRow | undefined> {
+  /** The next job of `kind` for this process: the due job of the account whose turn it is. */
+  private async claim(kind: JobKind, only?: readonly string[]): Promise<JobRow | undefined> {
+    const types = [...this.types]
+      .filter(([type, registration]) => registration.kind === kind && (only === undefined || only.includes(type)))
+      .map(([type]) => type);
+    if (types.length === 0) return undefined;
+    const fair = this.fair.get(kind)!;
     const now = this.options.clock.now();
-    const types = [...this.types.keys()].filter((type) => only === undefined || only.includes(type));
+    const candidates = (await this.repo.dueAccounts(types, now)).map((c) => ({ ...c, key: accountKey(c.account) }));
+    if (candidates.length === 0) return undefined;
+    for (let i = 0; i < CLAIM_TRIES && candidates.length > 0; i++) {
+      const key = fair.pick(candidates.map((c) => ({ account: c.key, oldest: c.oldest })));
+      const at = candidates.findIndex((c) => c.key === key);
+      const [{ account }] = candidates.splice(at, 1);
+      const job = await this.repo.claim(types, this.worker, now, now + this.options.leaseSeconds * 1000, account);
+      if (job) return job;
+    }
+    // Every pick was taken by another process meanwhile: any due job then.
     return this.repo.claim(types, this.worker, now, now + this.options.leaseSeconds * 1000);
   }
 
-  private async run(job: JobRow): Promise<void> {
+  private async run(job: JobRow, kind: JobKind): Promise<void> {
     const registration = this.types.get(job.type);
     if (!registration) return; // claim() only takes registered types
+    const fair = this.fair.get(kind)!;
+    const account = accountKey(job.account);
+    fair.started(account);
+    try {
+      await this.settle(job, registration);
+    } finally {
+      fair.ended(account);
+    }
+  }
+
+  private async settle(job: JobRow, registration: Registration): Promise<void> {
     const context: JobContext = { id: job.id, attempt: job.attempts, signal: this.abort.signal };
     try {
       await registration.handler(JSON.parse(job.payload), context);
       await this.repo.complete(job.id, this.worker, this.options.clock.now());
     } catch (error) {
       if (this.abort.signal.aborted) return; // stop() releases it
+      if (error instanceof JobDeferred) {
+        await this.repo
+          .defer(job.id, this.worker, error.until, error.message, this.options.clock.now())
+          .catch((failure: unknown) => {
+            this.options.log.error({ err: failure, job: job.id }, 'a deferred job could not be put back');
+          });
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       const now = this.options.clock.now();
       const policy: JobPolicy = {

@@ -12,7 +12,8 @@ export interface Mailer {
   /**
    * Stores the mail and queues its sending as a job (or keeps it in the outbox without
    * SMTP_URL); resolves once stored, never waits for SMTP. A `key` makes it unique: the same
-   * key queues nothing a second time (a digest's period, an alert's history item).
+   * key queues nothing a second time (a digest's period, an alert's run). `account`: whose mail
+   * it is, counted against that account's MAIL_PER_HOUR.
    */
-  queue(message: MailMessage, options?: { key?: string }): Promise<void>;
+  queue(message: MailMessage, options?: { key?: string; account?: number | null }): Promise<void>;
 }

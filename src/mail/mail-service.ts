@@ -6,10 +6,14 @@
 // None is lost: a failed attempt is retried with DELIVERY_POLICY (about 24 hours) and the row
 // ends `failed` with the last attempt; a mail whose job was never queued (its process stopped in
 // between) is queued by the sweep, which every instance's scheduler runs.
+//
+// Shared fairly: a mail belongs to an account, and at most MAIL_PER_HOUR mails go to one account
+// in any hour (sent, or kept in the outbox). Past it the mail's job waits (JobDeferred) until the
+// oldest of that hour's mails is an hour old: none is dropped, and the slot goes to other mail.
 import type { MailSettings } from '../config.js';
-import type { MailRow, MailsRepository } from '../db/mails-repository.js';
+import type { MailRow, MailsRepository, OverLimit } from '../db/mails-repository.js';
 import type { JobLog } from '../jobs/log.js';
-import { DELIVERY_POLICY, type JobContext, type JobQueue } from '../jobs/queue.js';
+import { DELIVERY_POLICY, JobDeferred, type JobContext, type JobQueue } from '../jobs/queue.js';
 import { nowTimestamp, type Clock } from '../time.js';
 import type { MailMessage, Mailer } from './mail-message.js';
 import { SEND_DEADLINE_MS, SmtpSender } from './smtp.js';
@@ -25,7 +29,9 @@ export type Delivery =
   | { status: 'sent'; response: string }
   | { status: 'outbox' }
   /** Nothing was done: the mail is gone, or already sent, failed or in the outbox. */
-  | { status: 'skipped'; current: MailRow['status'] | 'missing' };
+  | { status: 'skipped'; current: MailRow['status'] | 'missing' }
+  /** Not yet: the account has had MAIL_PER_HOUR mails in the last hour; it may go at `until`. */
+  | { status: 'waiting'; until: number };
 
 /** Thrown when one SMTP attempt failed (the message is safe to show: no credentials). */
 export class MailDeliveryError extends Error {
@@ -69,16 +75,16 @@ export class MailService implements Mailer {
     return this.smtp?.target ?? null;
   }
 
-  async queue(message: MailMessage, options: { key?: string } = {}): Promise<void> {
-    await this.enqueue(message, options.key ?? null);
+  async queue(message: MailMessage, options: { key?: string; account?: number | null } = {}): Promise<void> {
+    await this.enqueue(message, options.key ?? null, options.account ?? null);
   }
 
   /** Stores the mail and queues its job; returns the row, or undefined when the key was taken. */
-  async enqueue(message: MailMessage, key: string | null): Promise<MailRow | undefined> {
-    const row = await this.options.repo.insert({ ...fields(message), key });
+  async enqueue(message: MailMessage, key: string | null, account: number | null = null): Promise<MailRow | undefined> {
+    const row = await this.options.repo.insert({ ...fields(message), key, user_id: account });
     if (!row) return undefined;
     try {
-      await this.queueJob(row.id);
+      await this.queueJob(row.id, account);
     } catch (error) {
       // Stored is enough: the sweep queues its job (ORPHAN_AFTER_MS).
       this.options.log.warn({ err: error, mail: row.id }, 'a mail was stored but its job could not be queued yet');
@@ -90,28 +96,43 @@ export class MailService implements Mailer {
    * Stores the mail and sends it at once in this process (the CLI): no job runs unless this
    * attempt fails, and then one retries it with the usual policy. Throws MailDeliveryError then.
    */
-  async sendNow(message: MailMessage): Promise<Delivery> {
-    const row = await this.options.repo.insert({ ...fields(message), key: null });
+  async sendNow(message: MailMessage, account: number | null = null): Promise<Delivery> {
+    const row = await this.options.repo.insert({ ...fields(message), key: null, user_id: account });
     if (!row) throw new Error('the mail could not be stored');
     try {
-      return await this.deliver(row.id, false);
+      // An operator's command: sent now, not held back by MAIL_PER_HOUR (it counts, though).
+      return await this.deliver(row.id, false, { perHour: null });
     } catch (error) {
-      await this.queueJob(row.id, this.options.clock.now() + DELIVERY_POLICY.retryDelaySeconds * 1000).catch(() => {});
+      await this.queueJob(row.id, account, this.options.clock.now() + DELIVERY_POLICY.retryDelaySeconds * 1000).catch(() => {});
       throw error;
     }
   }
 
-  /** The `mail.send` job: the last of its attempts leaves the mail `failed` when it fails. */
+  /**
+   * The `mail.send` job: the last of its attempts leaves the mail `failed` when it fails; past
+   * the account's hourly limit the job waits (it uses no attempt).
+   */
   async runJob(payload: MailJob, context: JobContext): Promise<void> {
     const outcome = await this.deliver(payload.mailId, context.attempt > DELIVERY_POLICY.retryLimit);
     if (outcome.status === 'sent') this.options.log.info({ mail: payload.mailId, response: outcome.response }, 'mail sent');
+    if (outcome.status === 'waiting') {
+      throw new JobDeferred(
+        outcome.until,
+        `waiting: the account has had MAIL_PER_HOUR (${this.options.settings.perHour}) mails this hour`,
+      );
+    }
   }
 
   /**
    * One delivery attempt of a stored mail. Without SMTP_URL the mail goes to the outbox. A
-   * failed attempt puts it back in the queue (`failed` when `final`) and throws.
+   * failed attempt puts it back in the queue (`failed` when `final`) and throws. A mail whose
+   * account has reached `perHour` (MAIL_PER_HOUR unless said) stays queued: `waiting`.
    */
-  async deliver(mailId: number, final: boolean): Promise<Delivery> {
+  async deliver(
+    mailId: number,
+    final: boolean,
+    { perHour = this.options.settings.perHour } = {} as { perHour?: number | null },
+  ): Promise<Delivery> {
     const { repo } = this.options;
     const current = await repo.find(mailId);
     if (!current) return { status: 'skipped', current: 'missing' };
@@ -119,11 +140,14 @@ export class MailService implements Mailer {
       return { status: 'skipped', current: current.status };
     }
     if (!this.smtp) {
-      if (await repo.moveToOutbox(mailId)) return { status: 'outbox' };
+      const moved = await repo.moveToOutbox(mailId, { perHour });
+      if (isOverLimit(moved)) return { status: 'waiting', until: moved.until };
+      if (moved) return { status: 'outbox' };
       const now = await repo.find(mailId);
       return { status: 'skipped', current: now?.status ?? 'missing' };
     }
-    const row = await repo.claim(mailId, CLAIM_MS);
+    const row = await repo.claim(mailId, CLAIM_MS, { perHour });
+    if (isOverLimit(row)) return { status: 'waiting', until: row.until };
     if (!row) {
       const now = await repo.find(mailId);
       if (now?.status === 'sending') throw new MailDeliveryError('another process is sending this mail');
@@ -161,7 +185,7 @@ export class MailService implements Mailer {
     this.lastSweep = now;
     const { repo } = this.options;
     const before = nowTimestamp({ now: () => now - ORPHAN_AFTER_MS });
-    for (const id of await repo.orphans(before, 100)) await this.queueJob(id);
+    for (const { id, user_id } of await repo.orphans(before, 100)) await this.queueJob(id, user_id);
     if (now - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now;
       await repo.prune(nowTimestamp({ now: () => now - KEEP_MS }));
@@ -172,12 +196,12 @@ export class MailService implements Mailer {
     this.smtp?.close();
   }
 
-  /** One job per mail (keyed by its id), then the row records that it has one. */
-  private async queueJob(mailId: number, startAfter?: number): Promise<void> {
+  /** One job per mail (keyed by its id, in its account's turn), then the row records that it has one. */
+  private async queueJob(mailId: number, account: number | null, startAfter?: number): Promise<void> {
     await this.options.jobs.send<MailJob>(
       MAIL_SEND_JOB,
       { mailId },
-      { key: String(mailId), ...(startAfter === undefined ? {} : { startAfter }) },
+      { key: String(mailId), account, ...(startAfter === undefined ? {} : { startAfter }) },
     );
     await this.options.repo.markJobQueued(mailId);
   }
@@ -189,4 +213,8 @@ function fields(message: MailMessage) {
 
 function message(row: MailRow): MailMessage {
   return { to: row.recipient, subject: row.subject, text: row.text, html: row.html };
+}
+
+function isOverLimit(value: unknown): value is OverLimit {
+  return typeof value === 'object' && value !== null && 'overLimit' in value;
 }

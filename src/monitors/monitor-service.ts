@@ -40,6 +40,12 @@ export interface MonitorRunPayload {
 export interface MonitorNotifyPayload {
   monitorId: number;
   reportId: number;
+  /**
+   * The run job's id (the same on each of its retries): the alert mail is keyed by it, so a run
+   * that is retried (and records another history item) still sends one mail. Absent on payloads
+   * queued before it was added: their history item keys the mail.
+   */
+  runId?: string;
   /** The history item the run recorded (the alert's identity: one mail per item). */
   historyId: number;
   generatedAt: string;
@@ -75,8 +81,11 @@ export class MonitorService {
 
   /** Registers the run and notify jobs and the scheduled task that queues due runs (before the queue starts). */
   register(jobs: JobQueue, scheduler: Scheduler): void {
-    jobs.register<MonitorRunPayload>(MONITOR_RUN, (payload, context) => this.run(payload, context), MONITOR_RUN_POLICY);
-    jobs.register<MonitorNotifyPayload>(MONITOR_NOTIFY, (payload) => this.notify(payload));
+    jobs.register<MonitorRunPayload>(MONITOR_RUN, (payload, context) => this.run(payload, context), {
+      kind: 'monitor',
+      ...MONITOR_RUN_POLICY,
+    });
+    jobs.register<MonitorNotifyPayload>(MONITOR_NOTIFY, (payload) => this.notify(payload), { kind: 'monitor' });
     scheduler.add('monitors.due', async (now) => {
       await this.queueDue(now);
     });
@@ -84,7 +93,7 @@ export class MonitorService {
 
   /** POST /monitors/{id}/run: a run now, outside the schedule (which it leaves as it is). */
   async queueRun(monitor: MonitorRow): Promise<void> {
-    await this.deps.jobs.send<MonitorRunPayload>(MONITOR_RUN, { monitorId: monitor.id });
+    await this.deps.jobs.send<MonitorRunPayload>(MONITOR_RUN, { monitorId: monitor.id }, { account: monitor.user_id });
   }
 
   /**
@@ -103,7 +112,8 @@ export class MonitorService {
         const at = monitor.next_run_at;
         // Queued before it is moved: an instance that dies in between leaves it due, and the
         // next tick's send finds the key taken and only moves it.
-        if (await jobs.send<MonitorRunPayload>(MONITOR_RUN, { monitorId: monitor.id, due: at }, { key: `${monitor.id}@${at}` })) {
+        const run = { monitorId: monitor.id, due: at };
+        if (await jobs.send<MonitorRunPayload>(MONITOR_RUN, run, { key: `${monitor.id}@${at}`, account: monitor.user_id })) {
           queued++;
         }
         await monitors.advance(monitor.id, at, nextRunAfter(monitor.created_at, monitor.frequency, now));
@@ -150,6 +160,7 @@ export class MonitorService {
       {
         monitorId: monitor.id,
         reportId: report.id,
+        runId: context.id,
         historyId: outcome.history.id,
         generatedAt: outcome.history.generated_at,
         previousGeneratedAt: previous.generated_at,
@@ -159,7 +170,7 @@ export class MonitorService {
         scoreDropped: comparison.scoreDropped,
         highRegressions: comparison.highRegressions,
       },
-      { key: String(outcome.history.id) },
+      { key: String(outcome.history.id), account: monitor.user_id },
     );
   }
 
@@ -184,7 +195,8 @@ export class MonitorService {
         previousGeneratedAt: payload.previousGeneratedAt,
         generatedAt: payload.generatedAt,
       });
-      await mailer.queue(message, { key: `monitor.alert:${payload.historyId}` });
+      const key = payload.runId === undefined ? `monitor.alert:${payload.historyId}` : `monitor.alert:run:${payload.runId}`;
+      await mailer.queue(message, { key, account: monitor.user_id });
     }
     await events.publish(monitor.user_id, 'monitor.alert', {
       monitor: monitorResource(monitor),

@@ -55,14 +55,17 @@ export class WebhookService implements EventSink {
 
   /** Registers the delivery and pruning jobs and the pruning schedule (before the queue starts). */
   register(jobs: JobQueue, scheduler: Scheduler): void {
-    jobs.register<{ deliveryId: number }>(
-      DELIVER_JOB,
-      (payload, context) => this.deliver(payload.deliveryId, context.attempt),
-      DELIVERY_POLICY,
-    );
-    jobs.register(PRUNE_JOB, async () => {
-      await this.prune();
+    jobs.register<{ deliveryId: number }>(DELIVER_JOB, (payload, context) => this.deliver(payload.deliveryId, context.attempt), {
+      kind: 'webhook',
+      ...DELIVERY_POLICY,
     });
+    jobs.register(
+      PRUNE_JOB,
+      async () => {
+        await this.prune();
+      },
+      { kind: 'webhook' },
+    );
     // Every instance ticks; the hour's key makes one pruning job an hour.
     scheduler.add('webhooks.prune', async (now) => {
       await jobs.send(PRUNE_JOB, {}, { key: `deliveries:${new Date(now).toISOString().slice(0, 13)}` });
@@ -78,12 +81,12 @@ export class WebhookService implements EventSink {
     if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
     const before = formatTimestamp(new Date(Math.floor(now - SWEEP_AFTER_MS)));
-    for (const id of await this.options.deliveries.untouched(before, 100)) await this.queue(id);
+    for (const { id, userId } of await this.options.deliveries.untouched(before, 100)) await this.queue(id, userId);
   }
 
-  /** A delivery's one job, keyed by its id. */
-  private queue(deliveryId: number): Promise<boolean> {
-    return this.options.jobs.send(DELIVER_JOB, { deliveryId }, { key: String(deliveryId) });
+  /** A delivery's one job, keyed by its id, in its account's turn. */
+  private queue(deliveryId: number, account: number): Promise<boolean> {
+    return this.options.jobs.send(DELIVER_JOB, { deliveryId }, { key: String(deliveryId), account });
   }
 
   /**
@@ -107,7 +110,7 @@ export class WebhookService implements EventSink {
           { webhook_id: hook.id, event, payload, uuid: randomUUID() },
           createdAt,
         );
-        await this.queue(delivery.id);
+        await this.queue(delivery.id, userId);
       } catch (error) {
         // e.g. the webhook was deleted meanwhile (its deliveries go with it)
         this.options.log.error({ err: error, event, webhook: hook.id }, 'a webhook event could not be queued');

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/connection.js';
 import { JobsRepository } from '../../src/db/jobs-repository.js';
 import { silentLog } from '../../src/jobs/log.js';
+import { splitSlots } from '../../src/jobs/kinds.js';
 import { openJobQueue } from '../../src/jobs/open-queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import { systemClock } from '../../src/time.js';
@@ -22,7 +23,7 @@ before(async () => {
   queue = openJobQueue(
     handle,
     new JobsRepository(handle.db),
-    { leaseSeconds: 60, concurrency: 1 },
+    { leaseSeconds: 60, slots: splitSlots(4) },
     { clock: systemClock, log: silentLog },
   );
 });
@@ -42,10 +43,10 @@ test('rankscope jobs: nothing, then a queued job and a failed one with its error
     async () => {
       throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     },
-    { retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false },
+    { kind: 'monitor', retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false },
   );
-  queue.register('t.done', async () => {});
-  queue.register('t.later', async () => {});
+  queue.register('t.done', async () => {}, { kind: 'monitor' });
+  queue.register('t.later', async () => {}, { kind: 'monitor' });
   await queue.send('t.broken', {});
   await queue.send('t.done', {});
   await queue.send('t.later', {}, { startAfter: Date.now() + 3_600_000 });

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/connection.js';
 import { JobsRepository } from '../../src/db/jobs-repository.js';
 import { silentLog } from '../../src/jobs/log.js';
+import { splitSlots } from '../../src/jobs/kinds.js';
 import { openJobQueue } from '../../src/jobs/open-queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import { SqliteJobQueue } from '../../src/jobs/sqlite-queue.js';
@@ -31,14 +32,19 @@ describe('leases', () => {
     await pdb.cleanup();
   });
 
-  test('a job whose process was killed with SIGKILL runs again after its lease', async () => {
+  /**
+   * A worker process takes a job of `type` and is killed with SIGKILL; this process then works
+   * the queue. Resolves with the attempts it saw and, on PostgreSQL, how long after the death the
+   * job ran again (SQLite's lease is on the injected clock, stepped through here).
+   */
+  async function killedMidJob(type: string, policy: { retryLimit: number; retryDelaySeconds: number; retryBackoff: boolean }) {
     // pg-boss keeps time in PostgreSQL, so there the test waits for real; SQLite's lease is on our clock.
     const lease = usingPostgres ? 5 : 30;
     const clock = fixedClock(Date.now());
     const queue = openJobQueue(
       handle,
       new JobsRepository(handle.db),
-      { leaseSeconds: lease, concurrency: 1 },
+      { leaseSeconds: lease, slots: splitSlots(4) },
       {
         clock: usingPostgres ? systemClock : clock,
         log: silentLog,
@@ -46,11 +52,17 @@ describe('leases', () => {
     );
     queues.push(queue);
     const attempts: number[] = [];
-    queue.register('t.lease', async (_payload, context) => void attempts.push(context.attempt), POLICY);
-    await queue.send('t.lease', { n: 1 });
+    queue.register(type, async (_payload, context) => void attempts.push(context.attempt), { kind: 'monitor', ...policy });
+    await queue.send(type, { n: 1 });
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/jobs/hanging-worker.ts'], {
-      env: { ...process.env, DATABASE_URL: pdb.databaseUrl, JOB_LEASE_SECONDS: String(lease) },
+      env: {
+        ...process.env,
+        DATABASE_URL: pdb.databaseUrl,
+        JOB_LEASE_SECONDS: String(lease),
+        JOB_TYPE: type,
+        RETRY_DELAY_SECONDS: String(policy.retryDelaySeconds),
+      },
     });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -75,6 +87,16 @@ describe('leases', () => {
     }
     assert.deepEqual(attempts, [2], 'the run cut short counts as the first attempt');
     assert.deepEqual(await queue.list(), []);
+    await queue.stop();
+  }
+
+  test('a job whose process was killed with SIGKILL runs again after its lease', async () => {
+    await killedMidJob('t.lease', POLICY);
+  });
+
+  test('a killed job runs again within two leases whatever its retry backoff (that is for failures, not a lost lease)', async () => {
+    // A monitor run's policy: retries 2–4 minutes after a failure.
+    await killedMidJob('t.lease.backoff', { retryLimit: 2, retryDelaySeconds: 120, retryBackoff: true });
   });
 
   test('a graceful stop lets a running job finish', async () => {
@@ -83,7 +105,7 @@ describe('leases', () => {
       const queue = openJobQueue(
         db.handle,
         new JobsRepository(db.handle.db),
-        { leaseSeconds: 30, concurrency: 1 },
+        { leaseSeconds: 30, slots: splitSlots(4) },
         {
           clock: systemClock,
           log: silentLog,
@@ -91,10 +113,14 @@ describe('leases', () => {
       );
       let release!: () => void;
       let finished = false;
-      queue.register('t.slow', async () => {
-        await new Promise<void>((resolve) => (release = resolve));
-        finished = true;
-      });
+      queue.register(
+        't.slow',
+        async () => {
+          await new Promise<void>((resolve) => (release = resolve));
+          finished = true;
+        },
+        { kind: 'monitor' },
+      );
       await queue.start();
       await queue.send('t.slow', {});
       await until(() => release !== undefined, { what: 'the job to start' });
@@ -117,15 +143,19 @@ describe('leases', () => {
       const queue = new SqliteJobQueue(new JobsRepository(db.handle.db), {
         clock: systemClock,
         leaseSeconds: 30,
-        concurrency: 1,
+        slots: splitSlots(4),
         log: silentLog,
         graceMs: 50,
       });
       let started = false;
-      queue.register('t.stuck', async (_payload, context) => {
-        started = true;
-        await new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
-      });
+      queue.register(
+        't.stuck',
+        async (_payload, context) => {
+          started = true;
+          await new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason)));
+        },
+        { kind: 'monitor' },
+      );
       await queue.start();
       await queue.send('t.stuck', {});
       await until(() => started, { what: 'the job to start' });

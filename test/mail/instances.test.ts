@@ -31,7 +31,8 @@ describe('digests with two instances on one database', () => {
     db = await testDatabase();
     second = await openDatabase(db.url, { schema: db.schema, poolSize: 5 });
     smtp = await startSmtpServer();
-    const config = loadConfig({ SMTP_URL: smtp.url, JOB_CONCURRENCY: '4' });
+    // One account's digests, more than the default MAIL_PER_HOUR: the limit is not what this tests.
+    const config = loadConfig({ SMTP_URL: smtp.url, JOB_CONCURRENCY: '4', MAIL_PER_HOUR: '1000' });
     instances = [db.handle, second].map((database) =>
       buildServices({ config, database, log: silentLog, clock, engineWorkers: false }),
     );

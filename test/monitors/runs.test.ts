@@ -1,8 +1,9 @@
 // Monitors at work, on the engine under test: the scheduler queues a due run once (ticked twice,
 // or by two instances on one database), skips missed periods; a run re-analyses the report,
 // records history, and compares with the item before: a score drop of alert_drop or more, or a
-// high-importance check going from passed to failed, sends the alert mail (email = 1) and
-// publishes monitor.alert. A page that is down records nothing and the job retries.
+// high-importance check going from passed to failed, sends the alert mail (email = 1; one per
+// run, however often the run is retried) and publishes monitor.alert. A page that is down
+// records nothing and the job retries.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLog } from '../../src/jobs/log.js';
@@ -162,7 +163,7 @@ describe('monitor runs', () => {
     assert.ok(mail.html.includes(`href="https://rank.example/reports/${report.id}"`));
     assert.ok(mail.text.includes(report.url));
     const sent = mailer.sent.find((m) => m.message === mail)!;
-    assert.match(sent.key ?? '', /^monitor\.alert:\d+$/, 'keyed by the history item');
+    assert.match(sent.key ?? '', /^monitor\.alert:run:\S+$/, 'keyed by the run (one mail however often it is retried)');
 
     const [alert] = alertsAbout(report.id);
     assert.equal(alertsAbout(report.id).length, 1);
@@ -178,8 +179,13 @@ describe('monitor runs', () => {
     for (const c of alert.changes) assert.deepEqual(Object.keys(c), ['id', 'title', 'passed_before', 'passed']);
 
     // The same history item never alerts twice: its notify job is keyed by it.
-    const historyId = Number(sent.key!.split(':')[1]);
-    assert.equal(await t.services.jobs.send(MONITOR_NOTIFY, { monitorId: monitor.id }, { key: String(historyId) }), false);
+    const latest = await t.db.handle.db
+      .selectFrom('report_history')
+      .select('id')
+      .where('report_id', '=', report.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    assert.equal(await t.services.jobs.send(MONITOR_NOTIFY, { monitorId: monitor.id }, { key: String(latest.id) }), false);
 
     // Nothing changed on the next run: no alert.
     clock.advance(3_600_000);
@@ -218,6 +224,21 @@ describe('monitor runs', () => {
     oneMore.change(withoutMediums(goodPage()));
     await runNow(oneMore.monitor.id);
     assert.equal(mailsAbout(oneMore.report.id).length, 0);
+  });
+
+  test('a run retried after it alerted (another history item, another alert) still sends one alert mail', async () => {
+    const { report, monitor, change } = await monitored({ alert_drop: '1' });
+    // The run job as the queue runs it, then its retry (same job, next attempt): say its process
+    // died after the alert was queued, before the job was marked done.
+    const job = { id: `run-of-${monitor.id}`, signal: new AbortController().signal };
+    change(withoutTitle(goodPage()));
+    await t.services.monitors.run({ monitorId: monitor.id }, { ...job, attempt: 1 });
+    change(withoutMediums(withoutTitle(goodPage())));
+    await t.services.monitors.run({ monitorId: monitor.id }, { ...job, attempt: 2 });
+    await t.services.jobs.drain();
+    assert.equal((await history(report.id)).length, 3);
+    assert.equal(alertsAbout(report.id).length, 2, 'each history item that alerts is a monitor.alert event');
+    assert.equal(mailsAbout(report.id).length, 1, 'one alert mail per monitor per run');
   });
 
   test('email = 0: no mail, the monitor.alert event still goes out', async () => {
