@@ -25,6 +25,7 @@ import { InternalCredential } from './internal-caller.js';
 import { securityHeadersFor } from '../web/security-headers.js';
 import { publicPageLimit } from '../web/public-limit.js';
 import { authenticate } from './auth.js';
+import { applyApiCors, isApiPath } from './cors.js';
 import { registerDocs } from './docs.js';
 import { registerOpenApi } from './openapi.js';
 import { HttpError, errorBody, methodNotAllowed, notFound, rejectMalformedRequest, toHttpError } from './errors.js';
@@ -226,6 +227,8 @@ export async function buildApp({
     const path = query === -1 ? url : url.slice(0, query);
     reply.headers(securityHeadersFor(path));
     if (request.url.length > MAX_URL_LENGTH) return done(new HttpError(414, 'The request URL is too long.'));
+    // The API's CORS headers, and a preflight answered here (reply sent: the chain ends).
+    if (isApiPath(path) && applyApiCors(request, reply)) return;
     // An unmatched request with a method that may carry a body (POST, QUERY, PROPFIND…) is
     // answered before Fastify tries to parse a body for it: 405 with Allow on a known path
     // (Laravel's router), 404 elsewhere.

@@ -211,7 +211,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         description:
           'SEO reports, websites and their analytics. Parameters are form-encoded or JSON, in the body or (for updates) the query string; ' +
           'strings are trimmed and an empty value is the same as an absent one. A known path called with a method it does not ' +
-          'support answers 405 with an Allow header.',
+          'support answers 405 with an Allow header. Every /api/v1 answer carries Access-Control-Allow-Origin: *, and a CORS ' +
+          'preflight (OPTIONS with Access-Control-Request-Method) answers 204 allowing the method and headers asked for, ' +
+          'before authentication: browser clients on any origin may call the API with their key (no cookies are used).',
       },
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
