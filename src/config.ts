@@ -76,7 +76,12 @@ export interface MailSettings {
   perHour: number;
 }
 
+/** Megabytes of closed days' stats totals kept in memory by default (STATS_CACHE_MB). */
+export const DEFAULT_STATS_CACHE_MB = 64;
+
 export interface AnalyticsSettings {
+  /** Megabytes of closed days' totals the stats keep in memory (0: none kept). */
+  statsCacheMb: number;
   /** Days raw events are kept (null: forever); rollups, and so the stats, stay. */
   retentionDays: number | null;
   /** An MMDB city database for the `city` stats (null: no city). */
@@ -317,6 +322,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }),
     analysis: analysisSettings(r),
     analytics: {
+      statsCacheMb: r.int('STATS_CACHE_MB', DEFAULT_STATS_CACHE_MB, 0, 1_048_576),
       retentionDays: r.custom('ANALYTICS_RETENTION_DAYS', null, (raw) => {
         if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 36_500) throw new Error('a number of days from 1 to 36500');
         return Number(raw);

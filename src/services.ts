@@ -149,7 +149,7 @@ export function buildServices({
   webhooks.register(jobs, scheduler);
   const events: EventSink = given.events ?? webhooks;
   const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
-  const stats = new StatsService(repos.analytics);
+  const stats = new StatsService(repos.analytics, { clock, cacheBytes: config.analytics.statsCacheMb * 1024 * 1024 });
 
   const mail = new MailService({
     settings: config.mail,

@@ -30,6 +30,20 @@ export interface ValueCount {
   count: number;
 }
 
+/** Where a page of rollup rows ends: the next page starts after this row. */
+export interface RollupKey {
+  day: string;
+  value: string;
+}
+
+/** A rollup row, and the database's lower(value) when asked for and different from the value. */
+export interface RollupRow {
+  day: string;
+  value: string;
+  count: number;
+  lower: string | null;
+}
+
 export class AnalyticsRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -354,6 +368,50 @@ export class AnalyticsRepository {
       .where('day', '<=', q.to);
     if (q.search) query = query.where(containsIgnoringCase('value', q.search));
     return query;
+  }
+
+  /**
+   * A range's rollup rows of one dimension, at most `limit`, in (day, value) order from the row
+   * after `after` (keyset paging on the primary key, so each page costs its own rows whatever
+   * came before). Values are in the column's order, which on PostgreSQL is the database's
+   * collation: callers that need code point order sort each day's rows themselves. `lower`
+   * adds the database's lower(value) where it differs, for a search to match as `lower(value)
+   * like` does.
+   */
+  async rollupRows(q: {
+    websiteId: number;
+    dimension: RollupDimension;
+    from: string;
+    to: string;
+    after: RollupKey | null;
+    limit: number;
+    lower: boolean;
+  }): Promise<RollupRow[]> {
+    let query = this.db
+      .selectFrom('analytics_rollups')
+      .select(['day', 'value', 'count'])
+      .where('website_id', '=', q.websiteId)
+      .where('dimension', '=', q.dimension)
+      .where('day', '<=', q.to);
+    // The row after `after` starts the page (its day is in the range): with `day >= from` beside
+    // it, SQLite would seek to `from` and filter every row before the key.
+    const after = q.after;
+    query =
+      after === null
+        ? query.where('day', '>=', q.from)
+        : query.where(({ eb, refTuple, tuple }) => eb(refTuple('day', 'value'), '>', tuple(after.day, after.value)));
+    const rows = await query
+      .$if(q.lower, (qb) => qb.select(sql<string | null>`nullif(lower(value), value)`.as('lower')))
+      .orderBy('day')
+      .orderBy('value')
+      .limit(q.limit)
+      .execute();
+    return rows.map((r) => ({
+      day: r.day,
+      value: r.value,
+      count: Number(r.count),
+      lower: (r as { lower?: string | null }).lower ?? null,
+    }));
   }
 
   /** Per day: the value's count on each day that has one (pageviews, visitors). */

@@ -1,7 +1,14 @@
-// The stats of a website (contract "Stats"): every name and alias, read from the rollups only.
-// Day series are zero-filled, hour series have 24 rows; the other names list values by count.
-import type { AnalyticsRepository, ValueCount } from '../db/analytics-repository.js';
+// The stats of a website: every name and alias, read from the rollups only. Day series are
+// zero-filled, hour series have 24 rows; the other names list values by count.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { AnalyticsRepository, RollupKey } from '../db/analytics-repository.js';
+import { DEFAULT_STATS_CACHE_MB } from '../config.js';
+import { canMatchStoredText } from '../db/text.js';
+import { type Clock, systemClock } from '../time.js';
 import type { RollupDimension } from './rollup.js';
+import { StatsSlots } from './stats-slots.js';
+import { TotalsCache } from './totals-cache.js';
+import { MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';
 
 export const STAT_NAMES = [
   'pageviews',
@@ -88,46 +95,207 @@ export interface StatsPage {
   rows: ValueCount[];
 }
 
-export class StatsService {
-  constructor(private readonly analytics: AnalyticsRepository) {}
+export interface StatsOptions {
+  /** Today's UTC day, and so which days are over (default: the system clock). */
+  clock?: Clock;
+  /** Bytes of closed days' totals kept (TotalsCache); default DEFAULT_STATS_CACHE_MB. */
+  cacheBytes?: number;
+  /** Stats queries run at once (StatsSlots); default STATS_SLOTS. */
+  slots?: number;
+}
 
-  /** A page of rows (`limit` omitted: every row, as CSV wants). */
+/** Enough for a share page's lists to run side by side on PostgreSQL, few enough that a /health waits for little. */
+export const STATS_SLOTS = 4;
+/** Rollup rows read per statement: a few milliseconds of SQLite, which blocks the event loop meanwhile. */
+export const ROWS_PER_READ = 4096;
+/**
+ * A day counts as over (and its totals may be kept) this long after its end: an event stamped
+ * just before midnight may commit a little after it (the writer batches), and another instance's
+ * clock may run a little behind. Until then it is read live, like today.
+ */
+export const LIVE_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * The stats of a website, from the rollups with bounded reads. Day series read one row per day.
+ * The other names split the range: the days that are over (before today, give or take
+ * LIVE_GRACE_MS) have their totals built once, a page of rows at a time, and kept in a TotalsCache;
+ * the days still counting (today) are read for every query and merged in (MergedTotals). So a
+ * query reads at most today's rows (each dimension keeps a bounded number of values a day)
+ * however long the range, once its closed days are kept; the first query of a range builds
+ * them, yielding between pages. Results are those of one SQL query over the whole range
+ * (`queryDirect`), row for row.
+ */
+export class StatsService {
+  private readonly clock: Clock;
+  private readonly cache: TotalsCache;
+  private readonly slots: StatsSlots;
+
+  constructor(
+    private readonly analytics: AnalyticsRepository,
+    options: StatsOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.cache = new TotalsCache(options.cacheBytes ?? DEFAULT_STATS_CACHE_MB * 1024 * 1024);
+    this.slots = new StatsSlots(options.slots ?? STATS_SLOTS);
+  }
+
+  /** Bytes and entries of closed totals kept now (for the bench and the tests). */
+  cacheUse(): { bytes: number; entries: number } {
+    return { bytes: this.cache.bytes, entries: this.cache.size };
+  }
+
+  /** A page of rows (`limit` omitted: every row). */
   async query(q: StatsQuery, limit?: number, offset = 0): Promise<StatsPage> {
-    const { sortBy, sort } = statsOrder(q.name, q.sortBy, q.sort);
-    if (!isSeries(q.name)) {
-      const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to, search: q.search };
-      if (limit !== undefined) return this.analytics.totalsPage({ ...where, sortBy, sort, limit, offset });
-      const rows = await this.analytics.totals({ ...where, sortBy, sort });
+    const order = statsOrder(q.name, q.sortBy, q.sort);
+    if (q.search && !canMatchStoredText(q.search)) return { total: 0, rows: [] };
+    if (isSeries(q.name)) return pageOf(await this.seriesRows(q), q.search, order, limit, offset);
+    const merged = await this.totals(q);
+    if (limit === undefined) {
+      const rows = [...merged.rows(order)];
       return { total: rows.length, rows };
     }
-    let rows = await this.seriesRows(q);
-    if (q.search) {
-      const needle = q.search.toLowerCase();
-      rows = rows.filter((r) => r.value.toLowerCase().includes(needle));
-    }
-    rows.sort((a, b) => {
-      const byValue = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
-      const primary = sortBy === 'count' ? a.count - b.count : byValue;
-      return (sort === 'asc' ? primary : -primary) || byValue;
-    });
-    return { total: rows.length, rows: limit === undefined ? rows : rows.slice(offset, offset + limit) };
+    return { total: merged.total(), rows: merged.page(order, offset, limit) };
   }
 
-  private async seriesRows(q: StatsQuery): Promise<ValueCount[]> {
-    if (q.name === 'pageviews' || q.name === 'visitors') {
-      const found = new Map((await this.analytics.perDay(q.websiteId, q.name, q.from, q.to)).map((r) => [r.value, r.count]));
-      return daysBetween(q.from, q.to).map((day) => ({ value: day, count: found.get(day) ?? 0 }));
-    }
-    const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to };
-    const found = new Map(
-      (await this.analytics.totals({ ...where, sortBy: 'value', sort: 'asc' })).map((r) => [r.value, r.count]),
-    );
-    return Array.from({ length: 24 }, (_, h) => {
-      const hour = String(h).padStart(2, '0');
-      return { value: hour, count: found.get(hour) ?? 0 };
+  /**
+   * Every row, in order, produced as it is consumed (a CSV export writes them as they come and
+   * never holds them all): the top lists walk the kept totals, the series are short.
+   */
+  async rows(q: StatsQuery): Promise<Iterable<ValueCount>> {
+    const order = statsOrder(q.name, q.sortBy, q.sort);
+    if (q.search && !canMatchStoredText(q.search)) return [];
+    if (isSeries(q.name)) return pageOf(await this.seriesRows(q), q.search, order).rows;
+    return (await this.totals(q)).rows(order);
+  }
+
+  private totals(q: StatsQuery, search = q.search ?? null): Promise<MergedTotals> {
+    const dimension = q.name as RollupDimension;
+    return this.slots.run(q.websiteId, async () => {
+      const liveFrom = dayOf(this.clock.now() - LIVE_GRACE_MS);
+      const closedTo = minDay(q.to, addDays(liveFrom, -1));
+      const closed =
+        q.from <= closedTo
+          ? await this.cache.get(`${q.websiteId}\u0000${dimension}\u0000${q.from}\u0000${closedTo}`, () =>
+              this.read(q.websiteId, dimension, q.from, closedTo, true),
+            )
+          : ValueTotals.empty();
+      const liveStart = maxDay(q.from, liveFrom);
+      const live =
+        liveStart <= q.to ? await this.read(q.websiteId, dimension, liveStart, q.to, search !== null) : ValueTotals.empty();
+      return new MergedTotals(closed, live, search);
     });
   }
+
+  /** A range's totals of one dimension, read ROWS_PER_READ rows at a time (yielding between reads), a day a run. */
+  private async read(
+    websiteId: number,
+    dimension: RollupDimension,
+    from: string,
+    to: string,
+    lower: boolean,
+  ): Promise<ValueTotals> {
+    const builder = new TotalsBuilder();
+    let after: RollupKey | null = null;
+    let day: string | null = null;
+    for (;;) {
+      const rows = await this.analytics.rollupRows({ websiteId, dimension, from, to, after, limit: ROWS_PER_READ, lower });
+      let start = 0;
+      for (let i = 0; i < rows.length; i++) {
+        if (rows[i].day === day) continue;
+        builder.add(rows.slice(start, i));
+        builder.endRun();
+        day = rows[i].day;
+        start = i;
+      }
+      builder.add(start === 0 ? rows : rows.slice(start));
+      if (rows.length < ROWS_PER_READ) break;
+      after = rows[rows.length - 1];
+      await yieldToEventLoop();
+    }
+    while (builder.mergeStep()) await yieldToEventLoop();
+    return builder.finish();
+  }
+
+  private seriesRows(q: StatsQuery): Promise<ValueCount[]> {
+    if (q.name === 'pageviews' || q.name === 'visitors') {
+      const name = q.name;
+      return this.slots.run(q.websiteId, async () =>
+        zeroFilledDays(q, await this.analytics.perDay(q.websiteId, name, q.from, q.to)),
+      );
+    }
+    return this.totals(q, null).then((merged) => allHours([...merged.rows({ sortBy: 'value', sort: 'asc' })]));
+  }
 }
+
+/**
+ * The stats as one SQL query over the whole range computes them: what StatsService answered
+ * before it kept closed days, and the reference its tests and the bench compare it to.
+ */
+export async function queryDirect(analytics: AnalyticsRepository, q: StatsQuery, limit?: number, offset = 0): Promise<StatsPage> {
+  const { sortBy, sort } = statsOrder(q.name, q.sortBy, q.sort);
+  if (!isSeries(q.name)) {
+    const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to, search: q.search };
+    if (limit !== undefined) return analytics.totalsPage({ ...where, sortBy, sort, limit, offset });
+    const rows = await analytics.totals({ ...where, sortBy, sort });
+    return { total: rows.length, rows };
+  }
+  let rows: ValueCount[];
+  if (q.name === 'pageviews' || q.name === 'visitors')
+    rows = zeroFilledDays(q, await analytics.perDay(q.websiteId, q.name, q.from, q.to));
+  else {
+    const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to };
+    rows = allHours(await analytics.totals({ ...where, sortBy: 'value', sort: 'asc' }));
+  }
+  return pageOf(rows, q.search, { sortBy, sort }, limit, offset);
+}
+
+/** A series filtered by a search, ordered, and a page of it (`limit` omitted: all of it). */
+function pageOf(
+  series: ValueCount[],
+  search: string | null | undefined,
+  order: { sortBy: 'count' | 'value'; sort: 'asc' | 'desc' },
+  limit?: number,
+  offset = 0,
+): StatsPage {
+  let rows = series;
+  if (search) {
+    const needle = search.toLowerCase();
+    rows = rows.filter((r) => r.value.toLowerCase().includes(needle));
+  }
+  rows.sort((a, b) => {
+    const byValue = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+    const primary = order.sortBy === 'count' ? a.count - b.count : byValue;
+    return (order.sort === 'asc' ? primary : -primary) || byValue;
+  });
+  return { total: rows.length, rows: limit === undefined ? rows : rows.slice(offset, offset + limit) };
+}
+
+function zeroFilledDays(q: StatsQuery, found: ValueCount[]): ValueCount[] {
+  const byDay = new Map(found.map((r) => [r.value, r.count]));
+  return daysBetween(q.from, q.to).map((day) => ({ value: day, count: byDay.get(day) ?? 0 }));
+}
+
+function allHours(found: ValueCount[]): ValueCount[] {
+  const byHour = new Map(found.map((r) => [r.value, r.count]));
+  return Array.from({ length: 24 }, (_, h) => {
+    const hour = String(h).padStart(2, '0');
+    return { value: hour, count: byHour.get(hour) ?? 0 };
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of a moment, YYYY-MM-DD. */
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function addDays(day: string, days: number): string {
+  return dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+}
+
+const minDay = (a: string, b: string) => (a < b ? a : b);
+const maxDay = (a: string, b: string) => (a > b ? a : b);
 
 /** Every UTC day from `from` to `to`, inclusive. */
 export function daysBetween(from: string, to: string): string[] {

@@ -389,6 +389,19 @@ describe('GET /api/v1/stats/{website}', () => {
       assert.equal(res.json().meta.total, 1);
     });
 
+    test('a search holding NUL (no stored value can) matches nothing, on every name and in CSV', async () => {
+      for (const name of Object.keys(MAIN_EXPECTED)) {
+        for (const search of ['\u0000', 'pric\u0000']) {
+          const res = await get(main, { name, ...range, search });
+          assert.equal(res.statusCode, 200, `${name}: ${res.body}`);
+          assert.deepEqual([res.json().meta.total, res.json().data], [0, []], name);
+        }
+      }
+      const csv = await get(main, { name: 'page', ...range, search: '\u0000', format: 'csv' });
+      assert.equal(csv.statusCode, 200, csv.body);
+      assert.equal(csv.body, 'value,count\r\n');
+    });
+
     test('sort_by and sort; equal counts always by value ascending', async () => {
       assert.deepEqual(await rows(main, { name: 'page', ...range, sort_by: 'value', sort: 'asc' }), [
         ['/', 3],
