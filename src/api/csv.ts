@@ -25,3 +25,23 @@ export function toCsv(header: readonly string[], rows: readonly (readonly (strin
 export function csvLines(rows: readonly (readonly (string | number)[])[]): string {
   return rows.map((fields) => `${fields.map(csvField).join(',')}\r\n`).join('');
 }
+
+/** Bytes of CSV text gathered into one part of a streamed export. */
+const PART_CHARS = 64 * 1024;
+
+/**
+ * A CSV a part at a time, as a stream pulls it: the header, then the rows in parts of about
+ * 64 KB. Rows are taken from `rows` only as parts are asked for, so a long export holds one part,
+ * never the whole text.
+ */
+export function* csvParts(header: readonly string[], rows: Iterable<readonly (string | number)[]>): Generator<string> {
+  let part = csvLines([header]);
+  for (const fields of rows) {
+    part += `${fields.map(csvField).join(',')}\r\n`;
+    if (part.length >= PART_CHARS) {
+      yield part;
+      part = '';
+    }
+  }
+  if (part !== '') yield part;
+}

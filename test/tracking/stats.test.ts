@@ -566,6 +566,15 @@ describe('GET /api/v1/stats/{website}', () => {
       );
     });
 
+    test('an export is streamed as it is written: chunked, no Content-Length held back for the whole text', async () => {
+      for (const name of ['event', 'pageviews']) {
+        const res = await get(site, { name, ...range, format: 'csv' });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['content-length'], undefined, name);
+        assert.equal(res.headers['transfer-encoding'], 'chunked', name);
+      }
+    });
+
     test('search and order apply; series are zero-filled; an alias names the file after its stat', async () => {
       const found = await get(site, { name: 'event', ...range, format: 'csv', search: 'INSIDE', sort_by: 'value' });
       assert.equal(found.body, 'value,count\r\n"Quote ""inside""",1\r\n"Comma, inside",2\r\n');

@@ -1,10 +1,11 @@
 // /api/v1/stats/{website}: a website's analytics (phpAnalytics' parameters), as a page of
 // {value, count} rows or, with format=csv, every row as CSV. 404 for another account's website
 // comes before any 422; the date range's own rules answer in the schema's 422.
+import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { WebsitesRepository } from '../../db/websites-repository.js';
 import { MAX_RANGE_DAYS, type StatsService, canonicalStatName, statsOrder } from '../../tracking/stats-service.js';
-import { CSV_TYPE, toCsv } from '../csv.js';
+import { CSV_TYPE, csvParts } from '../csv.js';
 import { type FieldErrors, notFound } from '../errors.js';
 import { errorResponses } from '../openapi-responses.js';
 import { currentPage, listPath, offsetOf, paginate } from '../pagination.js';
@@ -41,7 +42,11 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
         response: {
           200: {
             description: 'A page of rows (the paginator); with format=csv, every row in CSV (header value,count; CRLF)',
-            content: { 'application/json': { schema: StatsPage }, 'text/csv': { schema: Type.String() } },
+            content: {
+              'application/json': { schema: StatsPage },
+              // Sent as a stream of text (the document shows a string).
+              'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) },
+            },
           },
           ...errorResponses(401, 404, 422, 429),
         },
@@ -58,14 +63,18 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
       const q = { websiteId: website.id, name, from: query.from, to: query.to, search, sortBy, sort };
 
       if (query.format === 'csv') {
-        const { rows } = await stats.query(q);
+        // Streamed: rows become text as the client reads them (bounded memory per export).
+        const rows = await stats.rows(q);
         return reply
           .type(CSV_TYPE)
           .header('Content-Disposition', `attachment; filename="stats-${name}-${query.from}-${query.to}.csv"`)
           .send(
-            toCsv(
-              ['value', 'count'],
-              rows.map((r) => [r.value, r.count]),
+            Readable.from(
+              csvParts(
+                ['value', 'count'],
+                mapRows(rows, (r) => [r.value, r.count]),
+              ),
+              { highWaterMark: 1 },
             ),
           );
       }
@@ -92,4 +101,8 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
       });
     },
   );
+}
+
+function* mapRows<T, U>(rows: Iterable<T>, map: (row: T) => U): Generator<U> {
+  for (const row of rows) yield map(row);
 }
