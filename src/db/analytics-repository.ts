@@ -371,6 +371,16 @@ export class AnalyticsRepository {
   }
 
   /**
+   * How many rows a caller reading a range should ask `rollupRows` for at once. SQLite runs in
+   * this thread, so a page costs the event loop its whole read: 4,096 rows, about 3 ms. A
+   * PostgreSQL page costs the event loop only its parsing, which arrives in socket-sized parts,
+   * and each statement a round trip: 16,384.
+   */
+  get rowsPerRead(): number {
+    return this.engine === 'sqlite' ? 4096 : 16_384;
+  }
+
+  /**
    * A range's rollup rows of one dimension, at most `limit`, in (day, value) order from the row
    * after `after` (keyset paging on the primary key, so each page costs its own rows whatever
    * came before). Values are in the column's order, which on PostgreSQL is the database's

@@ -7,8 +7,8 @@ import { canMatchStoredText } from '../db/text.js';
 import { type Clock, systemClock } from '../time.js';
 import type { RollupDimension } from './rollup.js';
 import { StatsSlots } from './stats-slots.js';
-import { TotalsCache } from './totals-cache.js';
-import { MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';
+import { TotalsCache, type TotalsRange } from './totals-cache.js';
+import { adjusted, MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';
 
 export const STAT_NAMES = [
   'pageviews',
@@ -104,21 +104,30 @@ export interface StatsOptions {
   slots?: number;
 }
 
-/** Enough for a share page's lists to run side by side on PostgreSQL, few enough that a /health waits for little. */
+/**
+ * Stats queries at once: enough for a share page's lists to run side by side on PostgreSQL, few
+ * enough that a /health waits for little; one website takes at most all but one of them.
+ */
 export const STATS_SLOTS = 4;
-/** Rollup rows read per statement: a few milliseconds of SQLite, which blocks the event loop meanwhile. */
-export const ROWS_PER_READ = 4096;
+/**
+ * Closed totals built at once, one website's at a time: what a build holds in memory (its range's
+ * values, kept or not) is bounded by this many builds, and one website's cold ranges queue behind
+ * each other rather than in front of another website's.
+ */
+export const BUILD_SLOTS = 2;
 /**
  * A day counts as over (and its totals may be kept) this long after its end: an event stamped
  * just before midnight may commit a little after it (the writer batches), and another instance's
  * clock may run a little behind. Until then it is read live, like today.
  */
 export const LIVE_GRACE_MS = 60 * 60 * 1000;
+/** Days a kept range may differ by (each read again) and still be the base of another range's totals. */
+export const DERIVE_MAX_DAYS = 7;
 
 /**
  * The stats of a website, from the rollups with bounded reads. Day series read one row per day.
  * The other names split the range: the days that are over (before today, give or take
- * LIVE_GRACE_MS) have their totals built once, a page of rows at a time, and kept in a TotalsCache;
+ * LIVE_GRACE_MS) have their totals built once, a bounded page of rows at a time, and kept in a TotalsCache;
  * the days still counting (today) are read for every query and merged in (MergedTotals). So a
  * query reads at most today's rows (each dimension keeps a bounded number of values a day)
  * however long the range, once its closed days are kept; the first query of a range builds
@@ -129,6 +138,7 @@ export class StatsService {
   private readonly clock: Clock;
   private readonly cache: TotalsCache;
   private readonly slots: StatsSlots;
+  private readonly builds = new StatsSlots(BUILD_SLOTS, 1);
 
   constructor(
     private readonly analytics: AnalyticsRepository,
@@ -136,7 +146,8 @@ export class StatsService {
   ) {
     this.clock = options.clock ?? systemClock;
     this.cache = new TotalsCache(options.cacheBytes ?? DEFAULT_STATS_CACHE_MB * 1024 * 1024);
-    this.slots = new StatsSlots(options.slots ?? STATS_SLOTS);
+    const slots = options.slots ?? STATS_SLOTS;
+    this.slots = new StatsSlots(slots, Math.max(1, slots - 1));
   }
 
   /** Bytes and entries of closed totals kept now (for the bench and the tests). */
@@ -175,42 +186,71 @@ export class StatsService {
       const closedTo = minDay(q.to, addDays(liveFrom, -1));
       const closed =
         q.from <= closedTo
-          ? await this.cache.get(`${q.websiteId}\u0000${dimension}\u0000${q.from}\u0000${closedTo}`, () =>
-              this.read(q.websiteId, dimension, q.from, closedTo, true),
-            )
+          ? await this.closedTotals({ websiteId: q.websiteId, dimension, from: q.from, to: closedTo })
           : ValueTotals.empty();
       const liveStart = maxDay(q.from, liveFrom);
       const live =
-        liveStart <= q.to ? await this.read(q.websiteId, dimension, liveStart, q.to, search !== null) : ValueTotals.empty();
+        liveStart <= q.to
+          ? await this.read([{ websiteId: q.websiteId, dimension, from: liveStart, to: q.to }], search !== null)
+          : ValueTotals.empty();
       return new MergedTotals(closed, live, search);
     });
   }
 
-  /** A range's totals of one dimension, read ROWS_PER_READ rows at a time (yielding between reads), a day a run. */
-  private async read(
-    websiteId: number,
-    dimension: RollupDimension,
-    from: string,
-    to: string,
-    lower: boolean,
-  ): Promise<ValueTotals> {
+  /**
+   * The kept totals of closed days; else built from a kept range a few days off (the days it
+   * lacks read and added, those it has too many read and taken away: tomorrow's "last 30 days"
+   * reads two days, not thirty), else read whole.
+   */
+  private closedTotals(range: TotalsRange): Promise<ValueTotals> {
+    return this.cache.get(range, () =>
+      this.builds.run(range.websiteId, async () => {
+        const base = this.cache.nearest(range, DERIVE_MAX_DAYS);
+        if (base === undefined) return this.read([range], true);
+        const delta = await this.read(
+          [...outside(range, base.range), ...outside(base.range, range).map((r) => ({ ...r, sign: -1 as const }))],
+          true,
+        );
+        return adjusted(base.totals, delta);
+      }),
+    );
+  }
+
+  /**
+   * The totals of some ranges of one dimension (`sign` -1: taken away), read a bounded page of
+   * rows a statement (AnalyticsRepository.rowsPerRead) with a yield between, a day a run; `lower`: with the database's lower-case
+   * forms, for searches.
+   */
+  private async read(ranges: (TotalsRange & { sign?: 1 | -1 })[], lower: boolean): Promise<ValueTotals> {
     const builder = new TotalsBuilder();
-    let after: RollupKey | null = null;
-    let day: string | null = null;
-    for (;;) {
-      const rows = await this.analytics.rollupRows({ websiteId, dimension, from, to, after, limit: ROWS_PER_READ, lower });
-      let start = 0;
-      for (let i = 0; i < rows.length; i++) {
-        if (rows[i].day === day) continue;
-        builder.add(rows.slice(start, i));
-        builder.endRun();
-        day = rows[i].day;
-        start = i;
+    const limit = this.analytics.rowsPerRead;
+    for (const { websiteId, dimension, from, to, sign = 1 } of ranges) {
+      let after: RollupKey | null = null;
+      let day: string | null = null;
+      for (;;) {
+        const rows = await this.analytics.rollupRows({
+          websiteId,
+          dimension: dimension as RollupDimension,
+          from,
+          to,
+          after,
+          limit,
+          lower: lower && sign === 1,
+        });
+        let start = 0;
+        for (let i = 0; i < rows.length; i++) {
+          if (rows[i].day === day) continue;
+          builder.add(rows.slice(start, i), sign);
+          builder.endRun();
+          day = rows[i].day;
+          start = i;
+        }
+        builder.add(start === 0 ? rows : rows.slice(start), sign);
+        if (rows.length < limit) break;
+        after = rows[rows.length - 1];
+        await yieldToEventLoop();
       }
-      builder.add(start === 0 ? rows : rows.slice(start));
-      if (rows.length < ROWS_PER_READ) break;
-      after = rows[rows.length - 1];
-      await yieldToEventLoop();
+      builder.endRun();
     }
     while (builder.mergeStep()) await yieldToEventLoop();
     return builder.finish();
@@ -292,6 +332,14 @@ function dayOf(ms: number): string {
 
 function addDays(day: string, days: number): string {
   return dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+}
+
+/** The parts of `a` outside `b` (at most one before it and one after it). */
+function outside(a: TotalsRange, b: TotalsRange): TotalsRange[] {
+  const parts: TotalsRange[] = [];
+  if (a.from < b.from) parts.push({ ...a, to: minDay(a.to, addDays(b.from, -1)) });
+  if (a.to > b.to) parts.push({ ...a, from: maxDay(a.from, addDays(b.to, 1)) });
+  return parts;
 }
 
 const minDay = (a: string, b: string) => (a < b ? a : b);

@@ -94,6 +94,16 @@ export class ValueTotals {
     return new ValueTotals([], new Float64Array(0), new Map(), false);
   }
 
+  /** How many values have a lower-case form of their own. */
+  get loweredCount(): number {
+    return this.lowered.size;
+  }
+
+  /** The database's lower(value) of `value`, when it differs from it. */
+  loweredOf(value: string): string | undefined {
+    return this.lowered.get(value);
+  }
+
   /** The database's lower(value) of the value at `i`. */
   lowerAt(i: number): string {
     const value = this.values[i];
@@ -149,12 +159,12 @@ export class TotalsBuilder {
   private readonly lowered = new Map<string, string>();
   private current: Run = emptyRun();
 
-  /** Rows in value order continuing the current run (one day's). */
-  add(rows: readonly ValueRow[]): void {
+  /** Rows in value order continuing the current run (one day's); `sign` -1 takes them away. */
+  add(rows: readonly ValueRow[], sign: 1 | -1 = 1): void {
     const run = this.current;
     for (const row of rows) {
       run.values.push(row.value);
-      run.counts.push(row.count);
+      run.counts.push(sign * row.count);
       if (!run.highUnits && HIGH_UNITS.test(row.value)) run.highUnits = true;
       if (row.lower !== null && row.lower !== row.value) this.lowered.set(row.value, row.lower);
     }
@@ -189,6 +199,43 @@ export class TotalsBuilder {
     const a = this.stack.pop()!;
     this.stack.push(mergeRuns(a, b));
   }
+}
+
+/**
+ * `base` with `delta`'s counts added (a delta of some days added and others taken away: negative
+ * counts), values whose count comes to zero dropped: the totals of a range from those of a range
+ * that differs from it by a few days at its ends, in one pass.
+ */
+export function adjusted(base: ValueTotals, delta: ValueTotals): ValueTotals {
+  const highUnits = base.highUnits || delta.highUnits;
+  const compare = orderFor(highUnits);
+  const values: string[] = [];
+  const counts: number[] = [];
+  const [bv, bc, dv, dc] = [base.values, base.counts, delta.values, delta.counts];
+  const push = (value: string, count: number) => {
+    if (count <= 0) return; // gone (below zero only if a closed day had changed: dropped all the same)
+    values.push(value);
+    counts.push(count);
+  };
+  let i = 0;
+  let j = 0;
+  while (i < bv.length && j < dv.length) {
+    const c = compare(bv[i], dv[j]);
+    if (c < 0) push(bv[i], bc[i++]);
+    else if (c > 0) push(dv[j], dc[j++]);
+    else push(bv[i], bc[i++] + dc[j++]);
+  }
+  for (; i < bv.length; i++) push(bv[i], bc[i]);
+  for (; j < dv.length; j++) push(dv[j], dc[j]);
+  // The lower-case forms of the values still there (a value's is the same wherever it was read).
+  const lowered = new Map<string, string>();
+  if (base.loweredCount + delta.loweredCount > 0) {
+    for (const value of values) {
+      const lower = base.loweredOf(value) ?? delta.loweredOf(value);
+      if (lower !== undefined) lowered.set(value, lower);
+    }
+  }
+  return new ValueTotals(values, Float64Array.from(counts), lowered, highUnits);
 }
 
 /**

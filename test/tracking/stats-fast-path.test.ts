@@ -221,6 +221,29 @@ describe('stats: the fast path answers as one query over the whole range', () =>
     }
   });
 
+  test('the next day, the kept range a day off is the base: only the day that left and the day that closed are read', async () => {
+    let rowsRead = 0;
+    const counting = new (class extends AnalyticsRepository {
+      override async rollupRows(q: Parameters<AnalyticsRepository['rollupRows']>[0]) {
+        const rows = await super.rollupRows(q);
+        rowsRead += rows.length;
+        return rows;
+      }
+    })(db.handle.db, db.handle.engine, clock);
+    const stats = new StatsService(counting, { clock });
+    const lastTenDays = () => ({ websiteId, name: 'page' as const, from: day(clock.now() - 9 * DAY_MS), to: day(clock.now()) });
+    const rowsOf = async (d: string) =>
+      (await repo.rollupRows({ websiteId, dimension: 'page', from: d, to: d, after: null, limit: 100_000, lower: false })).length;
+    await stats.query(lastTenDays(), 10);
+    clock.set(NOON + DAY_MS); // the next day's noon: the range lost its first day, today closed
+    rowsRead = 0;
+    const next = await stats.query(lastTenDays(), 10);
+    assert.equal(rowsRead, (await rowsOf(daysAgo(9))) + (await rowsOf(TODAY)), 'the two days that differ, and an empty today');
+    assert.deepEqual(next, await queryDirect(repo, lastTenDays(), 10));
+    for (const order of ORDERS) await same(stats, { ...lastTenDays(), ...order, search: 'p' }, 25);
+    clock.set(NOON);
+  });
+
   test('many queries of one range at once read its past days once', async () => {
     let reads = 0;
     const counting = new (class extends AnalyticsRepository {

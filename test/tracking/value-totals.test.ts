@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import {
+  adjusted,
   compareValues,
   MergedTotals,
   TotalsBuilder,
   type TotalsOrder,
   type ValueCount,
   type ValueRow,
-  type ValueTotals,
+  ValueTotals,
 } from '../../src/tracking/value-totals.js';
 
 const utf8Order = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -95,6 +96,45 @@ test('closed and live totals merged: every order, page and search as summing eve
       },
     ),
     { numRuns: 400 },
+  );
+});
+
+test('a range from a kept one a few days off: the days it lacks added, the days too many taken away', () => {
+  const value = fc.constantFrom('/', '/a', '/A', '/b', '/É', '/\u{1F600}', '/\uE000', '/x');
+  const dayRows = fc.uniqueArray(fc.record({ value, count: fc.integer({ min: 1, max: 3 }) }), { selector: (r) => r.value });
+  const withLower = (rows: { value: string; count: number }[]) =>
+    rows.map((r) => row(r.value, r.count, r.value.toLowerCase() === r.value ? null : r.value.toLowerCase()));
+  fc.assert(
+    fc.property(fc.array(dayRows, { minLength: 1, maxLength: 8 }), fc.nat(3), fc.nat(3), (rawDays, drop, extra) => {
+      const days = rawDays.map(withLower);
+      // Kept: every day but the last `extra`. Asked: every day but the first `drop`. So the last
+      // `extra` days are added and the first `drop` taken away.
+      const keptDays = days.slice(0, Math.max(0, days.length - extra));
+      const askedDays = days.slice(Math.min(drop, days.length));
+      const builder = new TotalsBuilder();
+      for (const rows of days.slice(keptDays.length)) {
+        builder.add([...rows].sort((a, b) => utf8Order(a.value, b.value)));
+        builder.endRun();
+      }
+      for (const rows of days.slice(0, Math.min(drop, days.length))) {
+        builder.add(
+          [...rows].sort((a, b) => utf8Order(a.value, b.value)),
+          -1,
+        );
+        builder.endRun();
+      }
+      const result = adjusted(totalsOf(keptDays), builder.finish());
+      for (const search of [null, 'a', 'é']) {
+        const merged = new MergedTotals(result, ValueTotals.empty(), search);
+        for (const order of [
+          { sortBy: 'count', sort: 'desc' },
+          { sortBy: 'value', sort: 'asc' },
+        ] as const) {
+          assert.deepEqual([...merged.rows(order)], naive(askedDays, search, order));
+        }
+      }
+    }),
+    { numRuns: 300 },
   );
 });
 
