@@ -5,7 +5,7 @@ import { TOP_LIMIT, type TopListName, type WebsiteTraffic } from './render/index
 import type { StatsRange } from './stats-range.js';
 
 export async function loadTraffic(
-  stats: StatsService,
+  stats: Pick<StatsService, 'query'>,
   websiteId: number,
   range: StatsRange,
   extra: Pick<WebsiteTraffic, 'today' | 'origin'>,
