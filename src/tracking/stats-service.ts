@@ -127,12 +127,11 @@ export const DERIVE_MAX_DAYS = 7;
 /**
  * The stats of a website, from the rollups with bounded reads. Day series read one row per day.
  * The other names split the range: the days that are over (before today, give or take
- * LIVE_GRACE_MS) have their totals built once, a bounded page of rows at a time, and kept in a TotalsCache;
- * the days still counting (today) are read for every query and merged in (MergedTotals). So a
- * query reads at most today's rows (each dimension keeps a bounded number of values a day)
- * however long the range, once its closed days are kept; the first query of a range builds
- * them, yielding between pages. Results are those of one SQL query over the whole range
- * (`queryDirect`), row for row.
+ * LIVE_GRACE_MS) have their totals built once, a bounded page of rows at a time, and kept in a
+ * TotalsCache; the days still counting (today) are read for every query and merged in
+ * (MergedTotals). So once its closed days are kept, a query reads the live days' rows alone,
+ * however long the range; the first query of a range builds them, yielding between pages.
+ * Results are those of one SQL query over the whole range (`queryDirect`), row for row.
  */
 export class StatsService {
   private readonly clock: Clock;
@@ -202,13 +201,15 @@ export class StatsService {
    * lacks read and added, those it has too many read and taken away: tomorrow's "last 30 days"
    * reads two days, not thirty), else read whole.
    */
-  private closedTotals(range: TotalsRange): Promise<ValueTotals> {
+  private closedTotals(range: DimensionRange): Promise<ValueTotals> {
     return this.cache.get(range, () =>
       this.builds.run(range.websiteId, async () => {
         const base = this.cache.nearest(range, DERIVE_MAX_DAYS);
         if (base === undefined) return this.read([range], true);
+        // The same website and dimension (nearest finds no other): the kept range as this one's kind.
+        const kept = { ...base.range, dimension: range.dimension };
         const delta = await this.read(
-          [...outside(range, base.range), ...outside(base.range, range).map((r) => ({ ...r, sign: -1 as const }))],
+          [...outside(range, kept), ...outside(kept, range).map((r) => ({ ...r, sign: -1 as const }))],
           true,
         );
         return adjusted(base.totals, delta);
@@ -217,11 +218,11 @@ export class StatsService {
   }
 
   /**
-   * The totals of some ranges of one dimension (`sign` -1: taken away), read a bounded page of
-   * rows a statement (AnalyticsRepository.rowsPerRead) with a yield between, a day a run; `lower`: with the database's lower-case
-   * forms, for searches.
+   * The totals of some ranges of one dimension (`sign` -1: taken away), a bounded page of rows a
+   * statement (AnalyticsRepository.rowsPerRead) with a yield between, a day a run; `lower`: with
+   * the database's lower-case forms, for searches.
    */
-  private async read(ranges: (TotalsRange & { sign?: 1 | -1 })[], lower: boolean): Promise<ValueTotals> {
+  private async read(ranges: (DimensionRange & { sign?: 1 | -1 })[], lower: boolean): Promise<ValueTotals> {
     const builder = new TotalsBuilder();
     const limit = this.analytics.rowsPerRead;
     for (const { websiteId, dimension, from, to, sign = 1 } of ranges) {
@@ -230,7 +231,7 @@ export class StatsService {
       for (;;) {
         const rows = await this.analytics.rollupRows({
           websiteId,
-          dimension: dimension as RollupDimension,
+          dimension,
           from,
           to,
           after,
@@ -334,9 +335,12 @@ function addDays(day: string, days: number): string {
   return dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 }
 
+/** Days of one website's stat (a dimension of the rollups). */
+type DimensionRange = TotalsRange & { dimension: RollupDimension };
+
 /** The parts of `a` outside `b` (at most one before it and one after it). */
-function outside(a: TotalsRange, b: TotalsRange): TotalsRange[] {
-  const parts: TotalsRange[] = [];
+function outside(a: DimensionRange, b: TotalsRange): DimensionRange[] {
+  const parts: DimensionRange[] = [];
   if (a.from < b.from) parts.push({ ...a, to: minDay(a.to, addDays(b.from, -1)) });
   if (a.to > b.to) parts.push({ ...a, from: maxDay(a.from, addDays(b.to, 1)) });
   return parts;
