@@ -41,7 +41,7 @@ export interface RollupRow {
   day: string;
   value: string;
   count: number;
-  lower: string | null;
+  lower?: string | null;
 }
 
 export class AnalyticsRepository {
@@ -410,18 +410,16 @@ export class AnalyticsRepository {
       after === null
         ? query.where('day', '>=', q.from)
         : query.where(({ eb, refTuple, tuple }) => eb(refTuple('day', 'value'), '>', tuple(after.day, after.value)));
-    const rows = await query
+    const rows: RollupRow[] = await query
       .$if(q.lower, (qb) => qb.select(sql<string | null>`nullif(lower(value), value)`.as('lower')))
       .orderBy('day')
       .orderBy('value')
       .limit(q.limit)
       .execute();
-    return rows.map((r) => ({
-      day: r.day,
-      value: r.value,
-      count: Number(r.count),
-      lower: (r as { lower?: string | null }).lower ?? null,
-    }));
+    // A count is a bigint (node-postgres gives a string): made a number in place, so a page of
+    // rows is not copied (a build reads hundreds of thousands).
+    for (const row of rows) if (typeof row.count !== 'number') row.count = Number(row.count);
+    return rows;
   }
 
   /** Per day: the value's count on each day that has one (pageviews, visitors). */

@@ -6,11 +6,11 @@
 // Orders are those of the SQL this replaces: by count, equal counts by value ascending, and
 // values in code point order (SQLite's binary collation, PostgreSQL's `collate "C"`).
 
-/** A value's count over some days, and the database's lower(value) when that differs from it. */
+/** A value's count over some days, and the database's lower(value) when read and different from it. */
 export interface ValueRow {
   value: string;
   count: number;
-  lower: string | null;
+  lower?: string | null;
 }
 
 export interface ValueCount {
@@ -166,7 +166,7 @@ export class TotalsBuilder {
       run.values.push(row.value);
       run.counts.push(sign * row.count);
       if (!run.highUnits && HIGH_UNITS.test(row.value)) run.highUnits = true;
-      if (row.lower !== null && row.lower !== row.value) this.lowered.set(row.value, row.lower);
+      if (row.lower != null && row.lower !== row.value) this.lowered.set(row.value, row.lower);
     }
   }
 
