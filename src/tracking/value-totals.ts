@@ -299,34 +299,41 @@ function mergeRuns(a: Run, b: Run): Run {
  * the range would give them, filtered by a search. The live values are looked up in the closed
  * ones (binary search); a page walks the closed values in the order asked and merges in the
  * live ones, so it costs its offset and length plus the live values, not the closed ones (a
- * search, and a search's total, read every closed value once).
+ * search, and a search's total, read every closed value once). Rows become objects only as
+ * they are handed out: a query's garbage is its page, not its live values.
  */
 export class MergedTotals {
   private readonly needle: string | null;
   private readonly compare: (a: string, b: string) => number;
-  /** Closed indexes whose count the live days change (they come with the live rows). */
-  private readonly changed = new Set<number>();
-  /** The live values that match, with their closed counts added, in value order. */
-  private readonly live: ValueCount[] = [];
+  /** 1 at each closed index whose count the live days change (it comes with the live rows). */
+  private readonly changed: Uint8Array;
+  /** Each live value's count with its closed count added. */
+  private readonly liveCounts: Float64Array;
+  /** The live indexes that match, in value order. */
+  private readonly matching: Int32Array;
   private readonly liveOnly: number;
 
   constructor(
     private readonly closed: ValueTotals,
-    live: ValueTotals,
+    private readonly live: ValueTotals,
     search: string | null,
   ) {
     // As the SQL had it: the term lower-cased here, the value by the database, a plain substring.
     this.needle = search ? search.toLowerCase() : null;
     this.compare = orderFor(closed.highUnits || live.highUnits);
+    this.changed = new Uint8Array(closed.size);
+    this.liveCounts = new Float64Array(live.size);
+    const matching = new Int32Array(live.size);
+    let matched = 0;
     let liveOnly = 0;
     for (let i = 0; i < live.size; i++) {
-      const value = live.values[i];
-      const at = closed.size === 0 ? -1 : closed.indexOf(value, this.compare);
-      if (at >= 0) this.changed.add(at);
+      const at = closed.size === 0 ? -1 : closed.indexOf(live.values[i], this.compare);
+      if (at >= 0) this.changed[at] = 1;
       else liveOnly++;
-      if (this.needle !== null && !live.lowerAt(i).includes(this.needle)) continue;
-      this.live.push({ value, count: live.counts[i] + (at >= 0 ? closed.counts[at] : 0) });
+      this.liveCounts[i] = live.counts[i] + (at >= 0 ? closed.counts[at] : 0);
+      if (this.needle === null || live.lowerAt(i).includes(this.needle)) matching[matched++] = i;
     }
+    this.matching = matching.subarray(0, matched);
     this.liveOnly = liveOnly;
   }
 
@@ -339,8 +346,8 @@ export class MergedTotals {
     if (this.needle === null) return this.closed.size + this.liveOnly;
     // Whether a value matches does not depend on its count: the live ones that match, and the
     // closed ones that match and are not live.
-    let n = this.live.length;
-    for (let i = 0; i < this.closed.size; i++) if (!this.changed.has(i) && this.matches(i)) n++;
+    let n = this.matching.length;
+    for (let i = 0; i < this.closed.size; i++) if (this.changed[i] === 0 && this.matches(i)) n++;
     return n;
   }
 
@@ -366,7 +373,7 @@ export class MergedTotals {
     const { values, counts } = this.closed;
     let l = 0;
     for (const i of this.closedOrder(order)) {
-      if (this.changed.has(i) || !this.matches(i)) continue;
+      if (this.changed[i] === 1 || !this.matches(i)) continue;
       const row = { value: values[i], count: counts[i] };
       while (l < live.length && compare(live[l], row) < 0) yield live[l++];
       yield row;
@@ -374,17 +381,24 @@ export class MergedTotals {
     while (l < live.length) yield live[l++];
   }
 
-  /** The first `k` live rows in the order asked (all of them when k is Infinity). */
+  /** The first `k` matching live rows in the order asked (all of them when k is Infinity). */
   private liveInOrder(order: TotalsOrder, k: number): ValueCount[] {
+    const matching = this.matching;
+    const row = (i: number): ValueCount => ({ value: this.live.values[i], count: this.liveCounts[i] });
     if (order.sortBy === 'value') {
       // Already in value order.
-      if (order.sort === 'asc') return this.live.length <= k ? this.live : this.live.slice(0, k);
-      const reversed = this.live.slice(Math.max(0, this.live.length - k)).reverse();
-      return reversed;
+      const n = Math.min(k, matching.length);
+      if (order.sort === 'asc') return Array.from(matching.subarray(0, n), row);
+      return Array.from(matching.subarray(matching.length - n), row).reverse();
     }
-    const compare = this.rowOrder(order);
-    if (this.live.length <= k || k > 4096) return [...this.live].sort(compare).slice(0, k);
-    return smallest(this.live, k, compare);
+    const byValue = this.compare;
+    const values = this.live.values;
+    const counts = this.liveCounts;
+    const sign = order.sort === 'desc' ? -1 : 1;
+    const compare = (a: number, b: number) => sign * (counts[a] - counts[b]) || byValue(values[a], values[b]);
+    const first =
+      matching.length <= k || k > 4096 ? Array.from(matching).sort(compare).slice(0, k) : smallest(matching, k, compare);
+    return first.map(row);
   }
 
   private rowOrder(order: TotalsOrder): (a: ValueCount, b: ValueCount) => number {
@@ -424,8 +438,8 @@ export class MergedTotals {
 }
 
 /** The `k` first of `items` by `compare`, in order: a bounded max-heap, for a page of many. */
-function smallest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
-  const heap: T[] = [];
+function smallest(items: ArrayLike<number>, k: number, compare: (a: number, b: number) => number): number[] {
+  const heap: number[] = [];
   const siftUp = (i: number) => {
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -446,7 +460,8 @@ function smallest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => nu
       i = top;
     }
   };
-  for (const item of items) {
+  for (let j = 0; j < items.length; j++) {
+    const item = items[j];
     if (heap.length < k) {
       heap.push(item);
       siftUp(heap.length - 1);
