@@ -240,15 +240,17 @@ export class StatsService {
         });
         let start = 0;
         for (let i = 0; i < rows.length; i++) {
-          if (rows[i].day === day) continue;
+          const rowDay = rows[i].day ?? from; // no day: the rows of a one-day range
+          if (rowDay === day) continue;
           builder.add(rows.slice(start, i), sign);
           builder.endRun();
-          day = rows[i].day;
+          day = rowDay;
           start = i;
         }
         builder.add(start === 0 ? rows : rows.slice(start), sign);
         if (rows.length < limit) break;
-        after = rows[rows.length - 1];
+        const last = rows[rows.length - 1];
+        after = { day: last.day ?? from, value: last.value };
         await yieldToEventLoop();
       }
       builder.endRun();
