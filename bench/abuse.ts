@@ -38,7 +38,7 @@ import { WebsitesRepository } from '../src/db/websites-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
 import type { StoredEvent } from '../src/tracking/rollup.js';
 import { STAT_NAMES, type StatName, StatsService, queryDirect } from '../src/tracking/stats-service.js';
-import { formatTimestamp, systemClock } from '../src/time.js';
+import { fixedClock, formatTimestamp, systemClock } from '../src/time.js';
 import { loadTraffic } from '../src/web/website-traffic.js';
 
 const ONLY = process.env.BENCH_ONLY ?? null;
@@ -515,6 +515,8 @@ interface EngineStats {
   engine: string;
   seeded: { seconds: number; events: number };
   inProcess: { site: StatsSite; name: StatName | 'share page'; fast: Timing; direct: Timing; values: number }[];
+  /** The share page's first view with nothing kept (as yesterday), then the next day's, built from yesterday's kept ranges. */
+  nextDay: { site: StatsSite; yesterday: number; derived: number }[];
   http: { site: StatsSite; name: StatName | 'share page'; timing: Timing }[];
   health: { idle: number[]; loaded: number[]; pages: number[]; statuses: Record<number, number> };
   /** On the fresh server, then after the load. */
@@ -562,6 +564,26 @@ async function statsOn(engine: 'sqlite' | 'postgres', dir: string): Promise<Engi
       console.log(`${engine}: in process, ${site.label}: done`);
     }
     const cache = stats.cacheUse();
+
+    // The next day: yesterday's "last 30 days" kept, today's built from it (the day that left and
+    // the day that closed read again), against building it with nothing kept.
+    const nextDay: EngineStats['nextDay'] = [];
+    for (const site of sites) {
+      const clock = fixedClock(Date.now() - DAY_MS);
+      const rolling = new StatsService(repo, { clock });
+      const view = () => {
+        const to = new Date(clock.now()).toISOString().slice(0, 10);
+        const from = new Date(Date.parse(`${to}T00:00:00Z`) - (DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+        return loadTraffic(rolling, site.websiteId, { from, to, fellBack: false }, { today: to, origin: 'http://127.0.0.1' });
+      };
+      let t0 = performance.now();
+      await view();
+      const yesterday = performance.now() - t0;
+      clock.set(Date.now());
+      t0 = performance.now();
+      await view();
+      nextDay.push({ site, yesterday, derived: performance.now() - t0 });
+    }
 
     // Against the server.
     const { proc, api } = await startRankscope({
@@ -641,6 +663,7 @@ async function statsOn(engine: 'sqlite' | 'postgres', dir: string): Promise<Engi
         engine,
         seeded: { seconds, events },
         inProcess,
+        nextDay,
         http,
         health: { idle, loaded, pages, statuses },
         csv: [csvCold, csvWarm],
@@ -704,6 +727,18 @@ async function statsPart(): Promise<void> {
       out();
       out(`Slowest fast p99: ${fastWorst.toFixed(1)} ms (target ≤ 50 ms).`);
     }
+    out();
+    out(
+      "**The next day**, in process: yesterday's share page with nothing kept (it sums the 30 days), then today's first, which builds each list's " +
+        'range from the one kept a day off (the day that left and the day that closed read again):',
+    );
+    out();
+    out("| | first view, nothing kept | the next day's first view | ratio |");
+    out('|---|---|---|---|');
+    for (const d of run.nextDay)
+      out(
+        `| ${d.site.label} | ${d.yesterday.toFixed(0)} ms | ${d.derived.toFixed(0)} ms | ${(d.yesterday / d.derived).toFixed(1)} |`,
+      );
     out();
     out(
       `Closed days' totals kept after the in-process runs: ${run.cache.entries} ranges, ${mb(run.cache.bytes)} (estimate; budget 64 MB).`,
