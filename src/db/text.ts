@@ -4,8 +4,6 @@
 // `hasUnstorableText`), content fetched or sent anonymously is cleaned (`storableText`), and a
 // filter term holding it matches nothing (`canMatchStoredText`), alike on both engines.
 
-const UNSTORABLE = /\u0000/g;
-
 /** Whether `text` holds a character no engine may be asked to store (a NUL). */
 export function hasUnstorableText(text: string): boolean {
   return text.includes('\u0000');
@@ -13,7 +11,7 @@ export function hasUnstorableText(text: string): boolean {
 
 /** `text` without the characters a database refuses (fetched pages, anonymous events). */
 export function storableText(text: string): string {
-  return hasUnstorableText(text) ? text.replace(UNSTORABLE, '') : text;
+  return hasUnstorableText(text) ? text.replaceAll('\u0000', '') : text;
 }
 
 /** `storableText` of a value that may be absent. */
