@@ -4,10 +4,11 @@
 //   BENCH_DATABASE_URL=postgres://…  the PostgreSQL of part 2 (default postgres://postgres@127.0.0.1:5432/test,
 //                                    a schema of its own, dropped after; `none` leaves PostgreSQL out)
 //   BENCH_SECONDS (12), BENCH_CLIENTS (50), BENCH_EVENTS (1,000,000), BENCH_RUNS (100),
-//   BENCH_ONLY=collection|stats (one part, while working on it)
+//   BENCH_BYTES_EVENTS (32,000), BENCH_ONLY=collection|stats|bytes (one part, while working on it)
 //
 // 1. Collection: POST /api/event against `rankscope serve` (compiled, its own process, SQLite,
-//    EVENT_RATE_LIMIT=0, TRUST_PROXY=1, LOG_LEVEL=warn), against a floor (node:http with the very
+//    EVENT_RATE_LIMIT=0, EVENT_WEBSITE_LIMIT=100000000 (counted per event, never reached: one
+//    website gets every event), TRUST_PROXY=1, LOG_LEVEL=warn), against a floor (node:http with the very
 //    collection code and no framework: what collecting and storing costs by itself) and against a
 //    bare node:http server that reads the request and answers 202 `ok`, each in its own process.
 //    wrk (one thread, 50 connections) twice, then autocannon once, the three servers in turn.
@@ -21,7 +22,13 @@
 //    writer takes, on SQLite and on PostgreSQL; then every stat name over the 30 days, as the
 //    stats API pages it (10 rows), through HTTP against `rankscope serve` when the route exists,
 //    else StatsService.query in this process (the report says which).
-// 3. The tracker: bytes on the wire of GET /js/script.js with gzip accepted, when it exists.
+// 3. Stored bytes per event with every value distinct (a sender inventing a new page path,
+//    referrer, source, campaign, language and screen per event, each a new visitor, the long
+//    values at the lengths collection keeps): BENCH_BYTES_EVENTS (32,000) events through
+//    AnalyticsRepository.record() in batches of 100, the database's growth ÷ events while each
+//    dimension still has room (the first ANALYTICS_MAX_VALUES, 10,000) and after the cap, on SQLite
+//    (file size after a WAL checkpoint) and PostgreSQL (pg_total_relation_size of every table).
+// 4. The tracker: bytes on the wire of GET /js/script.js with gzip accepted, when it exists.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +41,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createAccount } from '../src/accounts/accounts.js';
-import { AnalyticsRepository } from '../src/db/analytics-repository.js';
+import { AnalyticsRepository, DEFAULT_MAX_VALUES } from '../src/db/analytics-repository.js';
 import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase, refreshStatistics } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
@@ -48,13 +55,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
-/** `collection` or `stats`: one part only, while working on it (the results file then holds that part). */
+/** `collection`, `stats` or `bytes`: one part only, while working on it (the results file then holds that part). */
 const ONLY = process.env.BENCH_ONLY ?? null;
 const PG_URL =
   process.env.BENCH_DATABASE_URL === 'none'
     ? null
     : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
 const DOMAIN = 'shop.example';
+/** The collection part's EVENT_WEBSITE_LIMIT: counted for every event, as in production, and never reached. */
+const WEBSITE_LIMIT = 100_000_000;
+const BYTES_EVENTS = Number(process.env.BENCH_BYTES_EVENTS ?? 32_000);
 
 const lines: string[] = [];
 const out = (line = '') => {
@@ -369,6 +379,7 @@ const { EventCollector } = await import(src + 'tracking/collector.js');
 const { EventWriter } = await import(src + 'tracking/event-writer.js');
 const { analyticsEventStore } = await import(src + 'db/analytics-write-thread.js');
 const { GeoLookup } = await import(src + 'tracking/client-info.js');
+const { WindowCounter } = await import(src + 'limits/window-counter.js');
 const { parseEventBody } = await import(src + 'tracking/event-input.js');
 const { systemClock: clock } = await import(src + 'time.js');
 const database = await openDatabase(${JSON.stringify(databaseUrl)});
@@ -379,6 +390,7 @@ const collector = new EventCollector({
   writer: new EventWriter(analyticsEventStore(database, analytics)),
   geo: await GeoLookup.open(null),
   clock,
+  websiteLimit: { counter: new WindowCounter(null, { warn() {} }), eventsPerSecond: ${WEBSITE_LIMIT} },
 });
 createServer((req, res) => {
   const chunks = [];
@@ -397,7 +409,7 @@ createServer((req, res) => {
         'content-type': 'text/plain; charset=utf-8',
         'content-length': 2,
         'access-control-allow-origin': '*',
-        ...(outcome.stored ? {} : { 'x-event-dropped': outcome.dropped }),
+        ...(outcome.stored || outcome.dropped === undefined ? {} : { 'x-event-dropped': outcome.dropped }),
       });
       res.end('ok');
     } catch {
@@ -438,6 +450,7 @@ async function collection(dir: string, procs: ChildProcess[]): Promise<void> {
   const { proc, api } = await startRankscope({
     DATABASE_URL: ours.databaseUrl,
     EVENT_RATE_LIMIT: '0',
+    EVENT_WEBSITE_LIMIT: String(WEBSITE_LIMIT),
     TRUST_PROXY: '1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
@@ -801,6 +814,164 @@ async function statsPart(dir: string, procs: ChildProcess[], viaHttp: boolean): 
   out();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Part 3: stored bytes per event, every value distinct
+
+/** Random letters and digits: values PostgreSQL cannot compress (a run of one letter shrank to a few bytes). */
+const NOISE = (() => {
+  const random = prng(11);
+  return Array.from({ length: 4096 }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 36)]).join('');
+})();
+
+/** Event i of a sender that makes every value new: the longest values collection keeps (page 2,000, hosts and utm values 255). */
+function distinctEvent(websiteId: number, i: number): StoredEvent {
+  const pad = (prefix: string, length: number) => {
+    const from = (i * 7919) % (NOISE.length - length);
+    return prefix + NOISE.slice(from, from + Math.max(0, length - prefix.length));
+  };
+  const at = Date.parse('2026-11-02T12:00:00Z') + i;
+  const createdAt = formatTimestamp(new Date(at), 0);
+  return {
+    websiteId,
+    at,
+    createdAt,
+    day: createdAt.slice(0, 10),
+    hour: createdAt.slice(11, 13),
+    name: 'pageview',
+    page: pad(`/p/${i}/`, 2000),
+    visitor: i.toString(36).padStart(22, '0'),
+    referrer: pad(`r${i}.`, 255),
+    source: pad(`s${i}-`, 255),
+    campaign: pad(`c${i}-`, 255),
+    browser: 'Chrome',
+    os: 'Windows',
+    device: 'desktop',
+    country: 'US',
+    continent: 'NA',
+    city: null,
+    language: `en-${i.toString(36)}`,
+    resolution: `${1 + (i % 100_000)}x${1 + Math.floor(i / 100_000)}`,
+    props: null,
+  };
+}
+
+/** What the database takes on disk: SQLite's file after a checkpoint, PostgreSQL's tables with their indexes and TOAST. */
+async function databaseBytes(handle: DatabaseHandle, schema: string | null): Promise<number> {
+  if (handle.engine === 'sqlite') {
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(handle.db);
+    const pages = await sql<{ page_count: number }>`pragma page_count`.execute(handle.db);
+    const size = await sql<{ page_size: number }>`pragma page_size`.execute(handle.db);
+    return Number(pages.rows[0].page_count) * Number(size.rows[0].page_size);
+  }
+  const { rows } = await sql<{ bytes: string }>`
+    select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relkind = 'r'`.execute(handle.db);
+  return Number(rows[0].bytes);
+}
+
+interface StoredBytes {
+  engine: string;
+  before: number;
+  after: number;
+  beforeEvents: number;
+  afterEvents: number;
+  pageRows: number;
+  stored: number;
+}
+
+async function storedBytes(engine: 'sqlite' | 'postgres', dir: string): Promise<StoredBytes> {
+  const schema = engine === 'postgres' ? `bench_bytes_${randomBytes(3).toString('hex')}` : null;
+  const file = join(dir, 'bytes.db');
+  const handle = engine === 'postgres' ? await openDatabase(PG_URL!, { schema: schema! }) : await openDatabase(`sqlite:${file}`);
+  try {
+    await migrateToLatest(handle);
+    const { user } = await createAccount(new UsersRepository(handle.db), 'bytes@example.com');
+    const website = await new WebsitesRepository(handle.db).create({
+      user_id: user.id,
+      domain: DOMAIN,
+      privacy: 1,
+      password_hash: null,
+      email: null,
+      exclude_bots: 1,
+      exclude_ips: null,
+      exclude_params: null,
+    });
+    const repo = new AnalyticsRepository(handle.db, handle.engine, systemClock);
+    const cap = repo.maxValues;
+    const record = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 100) {
+        const failures = await repo.record(
+          Array.from({ length: Math.min(100, to - i) }, (_, j) => distinctEvent(website.id, i + j)),
+        );
+        if (failures.length > 0) throw new Error(`${engine}: ${failures.length} events not stored: ${failures[0].error.message}`);
+      }
+    };
+    const empty = await databaseBytes(handle, schema);
+    const beforeEvents = Math.min(cap, BYTES_EVENTS);
+    await record(0, beforeEvents);
+    const full = await databaseBytes(handle, schema);
+    await record(beforeEvents, BYTES_EVENTS);
+    const end = await databaseBytes(handle, schema);
+    const pageRows = Number(
+      (
+        await handle.db
+          .selectFrom('analytics_rollups')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('website_id', '=', website.id)
+          .where('dimension', '=', 'page')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    console.log(`stored bytes (${engine}): ${empty} → ${full} → ${end}`);
+    return {
+      engine,
+      before: (full - empty) / beforeEvents,
+      after: BYTES_EVENTS > beforeEvents ? (end - full) / (BYTES_EVENTS - beforeEvents) : Number.NaN,
+      beforeEvents,
+      afterEvents: BYTES_EVENTS - beforeEvents,
+      pageRows,
+      stored: await repo.countEvents(website.id),
+    };
+  } finally {
+    await handle.close();
+    if (schema) await dropSchema(PG_URL!, schema).catch(() => {});
+    else rmSync(file, { force: true });
+  }
+}
+
+async function storedBytesPart(dir: string): Promise<void> {
+  const engines: ('sqlite' | 'postgres')[] = ['sqlite'];
+  if (await postgresReachable()) engines.push('postgres');
+  const measured: StoredBytes[] = [];
+  for (const engine of engines) measured.push(await storedBytes(engine, dir));
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+  out(
+    `## 3. Stored bytes per event, every value distinct (${BYTES_EVENTS.toLocaleString('en')} events, ANALYTICS_MAX_VALUES ${DEFAULT_MAX_VALUES.toLocaleString('en')})`,
+  );
+  out();
+  out(
+    'Each event a new visitor with a new page path (2,000 characters), referrer host, utm_source and utm_campaign (255 each), ' +
+      'language and screen: what a sender inventing values per event makes collection store. Through `AnalyticsRepository.record()` ' +
+      "in batches of 100 (the writer's path); the database's growth ÷ events.",
+  );
+  out();
+  out(
+    '| engine | before the cap (first events of the day) | after the cap (values counted under `(other)`) | `page` rollup rows at the end | events stored |',
+  );
+  out('|---|---|---|---|---|');
+  for (const m of measured) {
+    out(
+      `| ${m.engine} | ${kb(m.before)} per event (${m.beforeEvents.toLocaleString('en')} events) | ${kb(m.after)} per event (${m.afterEvents.toLocaleString('en')} events) | ${m.pageRows.toLocaleString('en')} | ${m.stored.toLocaleString('en')} |`,
+    );
+  }
+  out();
+  out(
+    'Before the cap an event adds its raw row, its visitor row and a rollup row (and its index entry) in every dimension it brings a new value to; ' +
+      'after it, its raw row and its visitor row, and an increment of the `(other)` rows.',
+  );
+  out();
+}
+
 /** GET /js/script.js as a browser asks for it (gzip accepted): the bytes on the wire, and the plain script's. */
 async function trackerSize(api: string): Promise<string> {
   const get = (headers: Record<string, string>) =>
@@ -851,7 +1022,7 @@ async function main(): Promise<void> {
     );
     out();
 
-    if (ONLY !== 'stats') await collection(dir, procs);
+    if (ONLY === null || ONLY === 'collection') await collection(dir, procs);
     for (const p of procs.splice(0)) p.kill('SIGTERM');
 
     // What this build serves: the tracker, and whether the stats route exists (401 without a key).
@@ -859,9 +1030,10 @@ async function main(): Promise<void> {
     const tracker = await trackerSize(probe.api);
     const viaHttp = (await fetch(`${probe.api}/api/v1/stats/1?name=pageviews&from=${FROM}&to=${TO}`)).status !== 404;
     probe.proc.kill('SIGTERM');
-    if (ONLY !== 'collection') await statsPart(dir, procs, viaHttp);
+    if (ONLY === null || ONLY === 'stats') await statsPart(dir, procs, viaHttp);
+    if (ONLY === null || ONLY === 'bytes') await storedBytesPart(dir);
 
-    out('## 3. Tracker');
+    out('## 4. Tracker');
     out();
     out(tracker);
     out();

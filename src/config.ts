@@ -86,8 +86,12 @@ export interface AnalyticsSettings {
   retentionDays: number | null;
   /** An MMDB city database for the `city` stats (null: no city). */
   cityDatabase: string | null;
-  /** Events per second one client address may send to /api/event (0: no limit). */
+  /** Events per second one client address (an IPv6 client: its /64) may send to /api/event (0: no limit). */
   eventsPerSecond: number;
+  /** Events per second /api/event accepts for one website (0: no limit). */
+  eventsPerWebsite: number;
+  /** Distinct values each dimension keeps per website and UTC day; later ones count under `(other)`. */
+  maxValues: number;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -332,6 +336,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
         return raw;
       }),
       eventsPerSecond: r.int('EVENT_RATE_LIMIT', 200, 0),
+      eventsPerWebsite: r.int('EVENT_WEBSITE_LIMIT', 1000, 0),
+      maxValues: r.int('ANALYTICS_MAX_VALUES', 10_000, 1, 10_000_000),
     },
     appUrl: '',
     jobs: jobSettings(r),

@@ -107,7 +107,7 @@ export function buildServices({
     users: new UsersRepository(database.db, clock),
     websites: new WebsitesRepository(database.db, clock),
     reports: new ReportsRepository(database.db, database.engine, clock),
-    analytics: new AnalyticsRepository(database.db, database.engine, clock),
+    analytics: new AnalyticsRepository(database.db, database.engine, clock, config.analytics.maxValues),
     webhooks: new WebhooksRepository(database.db, clock),
     webhookDeliveries: new WebhookDeliveriesRepository(database.db, clock),
     monitors: new MonitorsRepository(database.db, clock),

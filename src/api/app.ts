@@ -180,6 +180,7 @@ export async function buildApp({
     writer,
     geo: await GeoLookup.open(config.analytics.cityDatabase),
     clock,
+    websiteLimit: { counter, eventsPerSecond: config.analytics.eventsPerWebsite },
   });
   scheduleAnalyticsPruning(app, repos.analytics, config.analytics.retentionDays, clock);
 

@@ -5,16 +5,29 @@ import { randomBytes } from 'node:crypto';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Clock } from '../time.js';
 import { nowTimestamp } from '../time.js';
-import { type RollupDimension, rollUp, type StoredEvent, type VisitorState, visitorKey } from '../tracking/rollup.js';
+import {
+  isCappedDimension,
+  OTHER_VALUE,
+  type RollupDimension,
+  type RollupIncrement,
+  rollUp,
+  type StoredEvent,
+  type VisitorState,
+  visitorKey,
+} from '../tracking/rollup.js';
 import type SQLite from 'better-sqlite3';
+import { type BatchFailure, writeIsolating, writeIsolatingSync } from './batch-isolation.js';
 import { sqliteDatabaseOf } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import type { Database, DatabaseEngine } from './schema.js';
+import { hasUnstorableText, storableText } from './text.js';
 
 /** Most rows per multi-row statement (well under both engines' bound-parameter limits). */
 const CHUNK = 512;
 /** The first key of the PostgreSQL advisory locks taken per website while a batch is counted. */
 const LOCK_SPACE = 0x5253;
+/** ANALYTICS_MAX_VALUES's default: distinct values a dimension keeps per website and UTC day. */
+export const DEFAULT_MAX_VALUES = 10_000;
 
 export interface RollupQuery {
   websiteId: number;
@@ -52,6 +65,8 @@ export class AnalyticsRepository {
     private readonly db: Kysely<Database>,
     private readonly engine: DatabaseEngine,
     private readonly clock: Clock,
+    /** Distinct values each dimension keeps per website and UTC day; later ones count under `(other)`. */
+    readonly maxValues = DEFAULT_MAX_VALUES,
   ) {}
 
   /** The salt of a UTC day: created by the first instance that needs it, read by every other. */
@@ -67,21 +82,26 @@ export class AnalyticsRepository {
 
   /**
    * Stores a batch and counts it, in one transaction. Events of a website deleted since they
-   * were collected are left out (they would have been deleted with it).
+   * were collected are left out (they would have been deleted with it). Text a database refuses
+   * (NUL) is removed first. An event the database still refuses fails alone: the batch is then
+   * written again by halves (batch-isolation.ts). Returns the events not stored (none: all were).
    */
-  async record(events: StoredEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  async record(events: StoredEvent[]): Promise<BatchFailure[]> {
+    if (events.length === 0) return [];
     const native = this.engine === 'sqlite' ? sqliteDatabaseOf(this.db) : undefined;
     if (native !== undefined) {
       // Holding Kysely's one connection, so no Kysely transaction is open on it meanwhile.
-      await this.db.connection().execute(async () => this.recordOnSqlite(native, events));
-      return;
+      return this.db.connection().execute(async () => this.recordOnSqlite(native, events));
     }
+    return writeIsolating(events.map(storableEvent), (batch) => this.recordBatch(batch));
+  }
+
+  private async recordBatch(events: StoredEvent[]): Promise<void> {
     await this.writeTransaction(async (trx) => {
       const websites = [...new Set(events.map((e) => e.websiteId))].sort((a, b) => a - b);
       if (this.engine === 'postgres') {
         // Instances sharing the database count one website's batches one at a time (visitor
-        // rows are read, then written); sorted ids keep two batches from deadlocking.
+        // rows and value counts are read, then written); sorted ids keep two batches from deadlocking.
         for (const id of websites) await sql`select pg_advisory_xact_lock(${LOCK_SPACE}, ${id})`.execute(trx);
       }
       const existing = await trx.selectFrom('websites').select('id').where('id', 'in', websites).execute();
@@ -93,7 +113,7 @@ export class AnalyticsRepository {
       }
       const storedSeen = new Map<string, { json: string; values: number }>();
       const visitors = await this.loadVisitors(trx, stored, storedSeen);
-      const { increments, changed } = rollUp(stored, visitors);
+      const { increments: counted, changed } = rollUp(stored, visitors);
 
       await this.insertRows(trx, 'events', stored, (e, p) =>
         p.push(
@@ -126,6 +146,7 @@ export class AnalyticsRepository {
         p.push(Number(websiteId), day, visitor, state.lastSeen, seen);
       });
 
+      const { increments, caps } = await this.capValues(trx, counted);
       // Sorted, so concurrent transactions touching the same rollup rows lock them in one order.
       increments.sort((a, b) =>
         a.websiteId !== b.websiteId
@@ -145,14 +166,99 @@ export class AnalyticsRepository {
                       : 0,
       );
       await this.insertRows(trx, 'rollups', increments, (r, p) => p.push(r.websiteId, r.dimension, r.day, r.value, r.count));
+      await this.insertRows(trx, 'caps', caps, (c, p) => p.push(c.websiteId, c.day, c.dimension, c.kept));
     });
   }
 
-  private sqliteRecord: ((events: StoredEvent[]) => void) | undefined;
+  /**
+   * The batch's increments with each value a dimension may not keep counted under `(other)`: a
+   * value the rollups do not hold yet is kept while its website, day and dimension keep fewer
+   * than maxValues, in the order the events came (as on SQLite, sqliteBatch). Also the value
+   * counts that changed. Runs under the website's lock, so what it reads stays true until commit.
+   */
+  private async capValues(
+    trx: Kysely<Database>,
+    increments: RollupIncrement[],
+  ): Promise<{ increments: RollupIncrement[]; caps: ValueCap[] }> {
+    const groups = new Map<string, RollupIncrement[]>();
+    for (const r of increments) {
+      if (!isCappedDimension(r.dimension) || r.value === OTHER_VALUE) continue;
+      const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+      const group = groups.get(key);
+      if (group) group.push(r);
+      else groups.set(key, [r]);
+    }
+    const fresh = new Set<RollupIncrement>();
+    for (const group of groups.values()) {
+      const { websiteId, day, dimension } = group[0];
+      const held = new Set<string>();
+      for (let i = 0; i < group.length; i += CHUNK) {
+        // Padded to a power of two with its last value, as loadVisitors does.
+        const values = group.slice(i, i + CHUNK).map((r) => r.value);
+        const size = Math.min(CHUNK, nextPowerOfTwo(values.length));
+        while (values.length < size) values.push(values[values.length - 1]);
+        const { rows } = await trx.executeQuery<{ value: string }>({
+          ...this.compiled('rollupValues', size),
+          parameters: [websiteId, dimension, day, ...values],
+        });
+        for (const row of rows) held.add(row.value);
+      }
+      for (const r of group) if (!held.has(r.value)) fresh.add(r);
+    }
+    if (fresh.size === 0) return { increments, caps: [] };
 
-  private recordOnSqlite(native: SQLite.Database, events: StoredEvent[]): void {
-    this.sqliteRecord ??= sqliteRecorder(native);
-    this.sqliteRecord(events);
+    const caps = new Map<string, ValueCap>();
+    for (const key of groups.keys()) {
+      const [websiteId, day, dimension] = key.split('\u0000');
+      caps.set(key, { websiteId: Number(websiteId), day, dimension, kept: 0 });
+    }
+    const days = new Set([...fresh].map((r) => `${r.websiteId}\u0000${r.day}`));
+    for (const group of days) {
+      const [websiteId, day] = group.split('\u0000');
+      const rows = await trx
+        .selectFrom('analytics_value_caps')
+        .select(['dimension', 'kept'])
+        .where('website_id', '=', Number(websiteId))
+        .where('day', '=', day)
+        .execute();
+      for (const row of rows) {
+        const cap = caps.get(`${group}\u0000${row.dimension}`);
+        if (cap) cap.kept = Number(row.kept);
+      }
+    }
+    const changed = new Set<ValueCap>();
+    const result: RollupIncrement[] = [];
+    const other = new Map<string, RollupIncrement>();
+    for (const r of increments) {
+      if (!fresh.has(r)) {
+        result.push(r);
+        continue;
+      }
+      const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+      const cap = caps.get(key) as ValueCap;
+      if (cap.kept < this.maxValues) {
+        cap.kept += 1;
+        changed.add(cap);
+        result.push(r);
+        continue;
+      }
+      const folded = other.get(key);
+      if (folded) folded.count += r.count;
+      else {
+        const row = { ...r, value: OTHER_VALUE };
+        other.set(key, row);
+        result.push(row);
+      }
+    }
+    // A batch's own `(other)` increment (a client's literal value) and a folded one are one row.
+    return { increments: mergeIncrements(result), caps: [...changed] };
+  }
+
+  private sqliteRecord: ((events: StoredEvent[]) => BatchFailure[]) | undefined;
+
+  private recordOnSqlite(native: SQLite.Database, events: StoredEvent[]): BatchFailure[] {
+    this.sqliteRecord ??= sqliteRecorder(native, this.maxValues);
+    return this.sqliteRecord(events);
   }
 
   /**
@@ -184,7 +290,7 @@ export class AnalyticsRepository {
    */
   private async insertRows<T>(
     trx: Kysely<Database>,
-    kind: 'events' | 'visitors' | 'rollups',
+    kind: 'events' | 'visitors' | 'rollups' | 'caps',
     items: T[],
     parameters: (item: T, into: unknown[]) => void,
   ): Promise<void> {
@@ -200,7 +306,10 @@ export class AnalyticsRepository {
   private readonly statements = new Map<string, CompiledQuery>();
 
   /** A statement of `rows` rows of placeholders, compiled once; parameters go row by row, in column order. */
-  private compiled(kind: 'events' | 'visitors' | 'rollups' | 'visitorRows', rows: number): CompiledQuery {
+  private compiled(
+    kind: 'events' | 'visitors' | 'rollups' | 'caps' | 'visitorRows' | 'rollupValues',
+    rows: number,
+  ): CompiledQuery {
     const key = `${kind} ${rows}`;
     let statement = this.statements.get(key);
     if (statement === undefined) {
@@ -253,6 +362,30 @@ export class AnalyticsRepository {
               oc
                 .columns(['website_id', 'dimension', 'day', 'value'])
                 .doUpdateSet((eb) => ({ count: eb('analytics_rollups.count', '+', eb.ref('excluded.count')) })),
+            )
+            .compile();
+          break;
+        case 'caps':
+          // Absolute counts: the website's lock makes this batch the only writer of its rows.
+          statement = db
+            .insertInto('analytics_value_caps')
+            .values(placeholders({ website_id: 0, day: '', dimension: '', kept: 0 }))
+            .onConflict((oc) =>
+              oc.columns(['website_id', 'day', 'dimension']).doUpdateSet((eb) => ({ kept: eb.ref('excluded.kept') })),
+            )
+            .compile();
+          break;
+        case 'rollupValues':
+          statement = db
+            .selectFrom('analytics_rollups')
+            .select('value')
+            .where('website_id', '=', 0)
+            .where('dimension', '=', '')
+            .where('day', '=', '')
+            .where(
+              'value',
+              'in',
+              Array.from({ length: rows }, () => ''),
             )
             .compile();
           break;
@@ -450,10 +583,14 @@ export class AnalyticsRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** Salts and visitor rows of days before `day` are deleted: yesterday's visitors cannot be followed. */
+  /**
+   * Salts and visitor rows of days before `day` are deleted: yesterday's visitors cannot be
+   * followed. So are those days' value counts: events only arrive for the current day.
+   */
   async pruneDays(beforeDay: string): Promise<void> {
     await this.db.deleteFrom('analytics_salts').where('day', '<', beforeDay).execute();
     await this.db.deleteFrom('analytics_visitors').where('day', '<', beforeDay).execute();
+    await this.db.deleteFrom('analytics_value_caps').where('day', '<', beforeDay).execute();
   }
 
   async countEvents(websiteId: number): Promise<number> {
@@ -480,6 +617,61 @@ function seenCount(state: VisitorState): number {
   return n;
 }
 
+/** How many values a website's dimension keeps on a day. */
+interface ValueCap {
+  websiteId: number;
+  day: string;
+  dimension: string;
+  kept: number;
+}
+
+/** Increments of one row summed into one (a multi-row upsert may not touch a row twice). */
+function mergeIncrements(increments: RollupIncrement[]): RollupIncrement[] {
+  const rows = new Map<string, RollupIncrement>();
+  for (const r of increments) {
+    const key = `${r.websiteId}\u0000${r.dimension}\u0000${r.day}\u0000${r.value}`;
+    const found = rows.get(key);
+    if (found) found.count += r.count;
+    else rows.set(key, r);
+  }
+  return rows.size === increments.length ? increments : [...rows.values()];
+}
+
+/** The event's text fields, as stored (StoredEvent's strings: the body's, the URL's, the client's). */
+const TEXT_FIELDS = [
+  'name',
+  'page',
+  'visitor',
+  'referrer',
+  'source',
+  'campaign',
+  'browser',
+  'os',
+  'device',
+  'country',
+  'continent',
+  'city',
+  'language',
+  'resolution',
+  'props',
+] as const;
+
+/**
+ * The event without the characters a database refuses (a NUL, in any field: PostgreSQL fails the
+ * whole statement on one). An anonymous event is cleaned, never refused; the event itself when clean.
+ */
+export function storableEvent(event: StoredEvent): StoredEvent {
+  let clean: Record<string, unknown> | undefined;
+  for (const field of TEXT_FIELDS) {
+    const value = event[field];
+    if (typeof value === 'string' && hasUnstorableText(value)) {
+      clean ??= { ...event };
+      clean[field] = storableText(value);
+    }
+  }
+  return (clean as StoredEvent | undefined) ?? event;
+}
+
 interface SqliteStatements {
   websiteExists: SQLite.Statement;
   visitor: SQLite.Statement;
@@ -488,6 +680,11 @@ interface SqliteStatements {
   updateVisitor: SQLite.Statement;
   touchVisitor: SQLite.Statement;
   upsertRollup: SQLite.Statement;
+  addToRollup: SQLite.Statement;
+  insertRollup: SQLite.Statement;
+  valueCap: SQLite.Statement;
+  saveValueCap: SQLite.Statement;
+  maxValues: number;
   batch: SQLite.Transaction<(events: StoredEvent[], s: SqliteStatements) => void>;
 }
 
@@ -495,16 +692,21 @@ interface SqliteStatements {
  * record() on a SQLite connection: the same rows through prepared statements, in one synchronous
  * transaction begun IMMEDIATE (see writeTransaction), where a batch through Kysely cost a promise
  * and a round of query building per statement. The repository runs it on its own connection;
- * the server runs it on the analytics write thread's (analytics-write-thread.ts).
+ * the server runs it on the analytics write thread's (analytics-write-thread.ts). Returns the
+ * events not stored, as record() does.
  */
-export function sqliteRecorder(native: SQLite.Database): (events: StoredEvent[]) => void {
-  const statements = sqliteStatements(native);
-  return (events) => {
-    if (events.length > 0) statements.batch.immediate(events, statements);
-  };
+export function sqliteRecorder(
+  native: SQLite.Database,
+  maxValues = DEFAULT_MAX_VALUES,
+): (events: StoredEvent[]) => BatchFailure[] {
+  const statements = sqliteStatements(native, maxValues);
+  return (events) =>
+    events.length === 0
+      ? []
+      : writeIsolatingSync(events.map(storableEvent), (batch) => statements.batch.immediate(batch, statements));
 }
 
-function sqliteStatements(native: SQLite.Database): SqliteStatements {
+function sqliteStatements(native: SQLite.Database, maxValues: number): SqliteStatements {
   return {
     websiteExists: native.prepare('select 1 from websites where id = ?').pluck(),
     visitor: native.prepare('select last_seen, seen from analytics_visitors where website_id = ? and day = ? and visitor = ?'),
@@ -523,6 +725,18 @@ function sqliteStatements(native: SQLite.Database): SqliteStatements {
       'insert into analytics_rollups (website_id, dimension, day, value, count) values (?, ?, ?, ?, ?) ' +
         'on conflict (website_id, dimension, day, value) do update set count = analytics_rollups.count + excluded.count',
     ),
+    addToRollup: native.prepare(
+      'update analytics_rollups set count = count + ? where website_id = ? and dimension = ? and day = ? and value = ?',
+    ),
+    insertRollup: native.prepare(
+      'insert into analytics_rollups (website_id, dimension, day, value, count) values (?, ?, ?, ?, ?)',
+    ),
+    valueCap: native.prepare('select kept from analytics_value_caps where website_id = ? and day = ? and dimension = ?').pluck(),
+    saveValueCap: native.prepare(
+      'insert into analytics_value_caps (website_id, day, dimension, kept) values (?, ?, ?, ?) ' +
+        'on conflict (website_id, day, dimension) do update set kept = excluded.kept',
+    ),
+    maxValues,
     batch: native.transaction(sqliteBatch),
   };
 }
@@ -584,5 +798,27 @@ function sqliteBatch(events: StoredEvent[], s: SqliteStatements): void {
     else if (before.values === seenCount(state)) s.touchVisitor.run(state.lastSeen, e.websiteId, e.day, e.visitor);
     else s.updateVisitor.run(state.lastSeen, JSON.stringify(state.seen), e.websiteId, e.day, e.visitor);
   }
-  for (const r of increments) s.upsertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
+  // A value the rollups hold gets its count; a new one is kept while its website, day and
+  // dimension keep fewer than maxValues, else it counts under `(other)` (capValues on PostgreSQL).
+  const caps = new Map<string, ValueCap & { changed: boolean }>();
+  for (const r of increments) {
+    if (!isCappedDimension(r.dimension) || r.value === OTHER_VALUE) {
+      s.upsertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
+      continue;
+    }
+    if (s.addToRollup.run(r.count, r.websiteId, r.dimension, r.day, r.value).changes > 0) continue;
+    const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+    let cap = caps.get(key);
+    if (cap === undefined) {
+      const kept = s.valueCap.get(r.websiteId, r.day, r.dimension) as number | bigint | undefined;
+      cap = { websiteId: r.websiteId, day: r.day, dimension: r.dimension, kept: Number(kept ?? 0), changed: false };
+      caps.set(key, cap);
+    }
+    if (cap.kept < s.maxValues) {
+      s.insertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
+      cap.kept += 1;
+      cap.changed = true;
+    } else s.upsertRollup.run(r.websiteId, r.dimension, r.day, OTHER_VALUE, r.count);
+  }
+  for (const cap of caps.values()) if (cap.changed) s.saveValueCap.run(cap.websiteId, cap.day, cap.dimension, cap.kept);
 }

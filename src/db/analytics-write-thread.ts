@@ -3,18 +3,25 @@
 // the write-ahead log, now and then a checkpoint) was about a third of what an event cost the
 // event loop, which meanwhile answered nothing. The thread runs the very statements record()
 // runs (sqliteRecorder), one batch after another in the order sent; a caller's promise settles
-// once its batch has committed, or failed. Another connection's write (the main thread's, or
+// once its batch has committed, with the events the database refused (stored apart from the
+// others, which are committed), or once it has failed whole. Another connection's write (the main thread's, or
 // another process's) waits for the batch in progress under busy_timeout, as it would for a
 // second process. PostgreSQL and in-memory SQLite keep record() in process.
 import type { Worker } from 'node:worker_threads';
 import type { EventStore } from '../tracking/event-writer.js';
 import type { StoredEvent } from '../tracking/rollup.js';
 import { startModuleWorker } from '../worker-thread.js';
-import type { AnalyticsRepository } from './analytics-repository.js';
+import { type AnalyticsRepository, DEFAULT_MAX_VALUES } from './analytics-repository.js';
+import type { BatchFailure } from './batch-isolation.js';
 import { type DatabaseHandle, sqliteFileOf } from './connection.js';
 
 export type WriteRequest = { op: 'write'; id: number; events: StoredEvent[] } | { op: 'close' };
-export type WriteReply = { id: number; error?: string };
+/** `failed`: the events not stored, by index, and why; `error`: the whole batch failed. */
+export type WriteReply = { id: number; failed?: [index: number, message: string][]; error?: string };
+export interface WriteThreadData {
+  file: string;
+  maxValues: number;
+}
 
 export interface ClosableEventStore extends EventStore {
   /** Gets ready to write now (the thread starts), so the first batch does not wait for it. */
@@ -27,13 +34,13 @@ export interface ClosableEventStore extends EventStore {
 export function analyticsEventStore(database: DatabaseHandle, analytics: AnalyticsRepository): ClosableEventStore {
   if (database.engine === 'sqlite') {
     const file = sqliteFileOf(database.url);
-    if (file !== ':memory:') return new AnalyticsWriteThread(file);
+    if (file !== ':memory:') return new AnalyticsWriteThread(file, analytics.maxValues);
   }
   return { record: (events) => analytics.record(events), warmUp: () => {}, close: async () => {} };
 }
 
 interface Waiter {
-  resolve(): void;
+  resolve(failures: BatchFailure[]): void;
   reject(error: Error): void;
 }
 
@@ -54,14 +61,17 @@ export class AnalyticsWriteThread implements ClosableEventStore {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly maxValues = DEFAULT_MAX_VALUES,
+  ) {}
 
-  record(events: StoredEvent[]): Promise<void> {
-    if (events.length === 0) return Promise.resolve();
+  record(events: StoredEvent[]): Promise<BatchFailure[]> {
+    if (events.length === 0) return Promise.resolve([]);
     if (this.closed) return Promise.reject(new Error('the analytics write thread is closed'));
     const running = this.running ?? this.start();
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<BatchFailure[]>((resolve, reject) => {
       if (running.waiting.size === 0) running.worker.ref();
       running.waiting.set(id, { resolve, reject });
       running.worker.postMessage({ op: 'write', id, events } satisfies WriteRequest);
@@ -86,15 +96,17 @@ export class AnalyticsWriteThread implements ClosableEventStore {
 
   /** A new worker; one that fails (a crash, out of memory) fails its batches and the next batch starts another. */
   private start(): Running {
-    const worker = startModuleWorker(import.meta.url, 'analytics-write-worker', { workerData: { file: this.file } });
+    const worker = startModuleWorker(import.meta.url, 'analytics-write-worker', {
+      workerData: { file: this.file, maxValues: this.maxValues } satisfies WriteThreadData,
+    });
     const running: Running = { worker, waiting: new Map() };
     worker.on('message', (reply: WriteReply) => {
       const waiter = running.waiting.get(reply.id);
       if (!waiter) return;
       running.waiting.delete(reply.id);
       if (running.waiting.size === 0 && !this.closed) worker.unref();
-      if (reply.error === undefined) waiter.resolve();
-      else waiter.reject(new Error(reply.error));
+      if (reply.error !== undefined) waiter.reject(new Error(reply.error));
+      else waiter.resolve((reply.failed ?? []).map(([index, message]) => ({ index, error: new Error(message) })));
     });
     const stopped = (error: Error) => {
       if (this.running === running) this.running = null;

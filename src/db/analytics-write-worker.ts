@@ -2,12 +2,13 @@
 // SQLite file, the repository's prepared batch (sqliteRecorder), one batch per message.
 import { parentPort, workerData } from 'node:worker_threads';
 import { sqliteRecorder } from './analytics-repository.js';
-import type { WriteReply, WriteRequest } from './analytics-write-thread.js';
+import type { WriteReply, WriteRequest, WriteThreadData } from './analytics-write-thread.js';
 import { openSqliteFile } from './connection.js';
 
 const port = parentPort!;
-const native = openSqliteFile((workerData as { file: string }).file);
-const record = sqliteRecorder(native);
+const data = workerData as WriteThreadData;
+const native = openSqliteFile(data.file);
+const record = sqliteRecorder(native, data.maxValues);
 
 port.on('message', (request: WriteRequest) => {
   if (request.op === 'close') {
@@ -17,8 +18,9 @@ port.on('message', (request: WriteRequest) => {
   }
   let reply: WriteReply;
   try {
-    record(request.events);
-    reply = { id: request.id };
+    const failures = record(request.events);
+    reply =
+      failures.length === 0 ? { id: request.id } : { id: request.id, failed: failures.map((f) => [f.index, f.error.message]) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -120,6 +120,14 @@ export interface AnalyticsRollupsTable {
   count: number;
 }
 
+/** Per website, UTC day and dimension: how many distinct values the rollups keep (at most ANALYTICS_MAX_VALUES). */
+export interface AnalyticsValueCapsTable {
+  website_id: number;
+  day: string;
+  dimension: string;
+  kept: number;
+}
+
 export interface Database {
   users: UsersTable;
   websites: WebsitesTable;
@@ -129,6 +137,7 @@ export interface Database {
   analytics_events: AnalyticsEventsTable;
   analytics_visitors: AnalyticsVisitorsTable;
   analytics_rollups: AnalyticsRollupsTable;
+  analytics_value_caps: AnalyticsValueCapsTable;
   jobs: JobsTable;
   mails: MailsTable;
   digests: DigestsTable;

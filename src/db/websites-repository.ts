@@ -114,9 +114,13 @@ export class WebsitesRepository {
     }
   }
 
-  /** For event collection (any account): at most two websites with this domain (two: ambiguous). */
-  withDomain(domain: string): Promise<WebsiteRow[]> {
-    return this.db.selectFrom('websites').selectAll().where('domain', '=', domain).limit(2).execute();
+  /**
+   * For event collection (any account): the website with this domain created first (lowest id),
+   * so another account registering the same domain later cannot take over or switch off the
+   * first one's domain-only tracking.
+   */
+  firstWithDomain(domain: string): Promise<WebsiteRow | undefined> {
+    return this.db.selectFrom('websites').selectAll().where('domain', '=', domain).orderBy('id').limit(1).executeTakeFirst();
   }
 
   async countFor(userId: number): Promise<number> {

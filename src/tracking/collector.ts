@@ -1,18 +1,28 @@
-// Event collection (contract "Tracking"): finds the website, applies its exclusions before
-// anything is stored, reduces the client to what is kept (no address, no full User-Agent) and
-// hands the event to the group-commit writer. Resolves once the event is durable.
+// Event collection: finds the website, applies its exclusions before anything is stored, holds
+// each website to its events per second, reduces the client to what is kept (no address, no
+// full User-Agent) and hands the event to the group-commit writer. Resolves once the event is
+// durable.
 import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
 import type { WebsiteRow, WebsitesRepository } from '../db/websites-repository.js';
+import type { WindowCounter } from '../limits/window-counter.js';
 import { type Clock, formatTimestamp } from '../time.js';
 import { type GeoLookup, isBotAgent, parseAgent } from './client-info.js';
 import type { EventInput } from './event-input.js';
 import type { EventWriter } from './event-writer.js';
 import { cleanPage, hostMatchesDomain } from './page-url.js';
 
-export type DropReason = 'bot' | 'ip' | 'domain' | 'website';
-export type Outcome = { stored: true } | { stored: false; dropped: DropReason };
+/**
+ * Why an event was dropped on purpose. An unknown website and a page on another domain are both
+ * `website`, so a sender cannot learn whether a website id exists.
+ */
+export type DropReason = 'bot' | 'ip' | 'website';
+export type Outcome =
+  | { stored: true }
+  | { stored: false; dropped: DropReason }
+  /** The website's events per second are used up: try again after `retryAfter` seconds. */
+  | { stored: false; dropped?: undefined; retryAfter: number };
 
 export interface Client {
   address: string;
@@ -25,6 +35,8 @@ export interface CollectorDeps {
   writer: EventWriter;
   geo: GeoLookup;
   clock: Clock;
+  /** Events per second accepted for one website (EVENT_WEBSITE_LIMIT), counted in `counter`; 0 or absent: no limit. */
+  websiteLimit?: { counter: WindowCounter; eventsPerSecond: number };
 }
 
 /**
@@ -45,10 +57,16 @@ export class EventCollector {
 
   async collect(input: EventInput, client: Client): Promise<Outcome> {
     const website = await this.findWebsite(input);
-    if (!website) return { stored: false, dropped: 'website' };
-    if (!hostMatchesDomain(input.url.hostname, website.domain)) return { stored: false, dropped: 'domain' };
+    if (!website || !hostMatchesDomain(input.url.hostname, website.domain)) return { stored: false, dropped: 'website' };
     if (website.exclude_bots === 1 && isBotAgent(client.userAgent)) return { stored: false, dropped: 'bot' };
     if (website.exclude_ips && this.ipMatcher(website.exclude_ips)(client.address)) return { stored: false, dropped: 'ip' };
+    // Only what would be stored counts: one website's flood is refused before it reaches the
+    // writer, whose batches every website shares.
+    const limit = this.deps.websiteLimit;
+    if (limit && limit.eventsPerSecond > 0) {
+      const hit = await limit.counter.incr(`event-website:${website.id}`, 1000);
+      if (hit.count > limit.eventsPerSecond) return { stored: false, retryAfter: Math.max(1, Math.ceil(hit.ttl / 1000)) };
+    }
 
     // Whole milliseconds: the system clock has a fraction, and last_seen is a bigint on PostgreSQL.
     const now = this.deps.clock.now();
@@ -84,7 +102,7 @@ export class EventCollector {
     return { stored: true };
   }
 
-  /** By id, else by domain (unknown or ambiguous: none); reused for WEBSITE_CACHE_MS, found or not. */
+  /** By id, else by domain (several: the one created first); reused for WEBSITE_CACHE_MS, found or not. */
   private async findWebsite(input: EventInput): Promise<WebsiteRow | undefined> {
     const { website: id, domain } = input;
     if (id === null && domain === null) return undefined;
@@ -95,10 +113,7 @@ export class EventCollector {
     if (cached !== undefined && cached.version === version && now < cached.until) return cached.row;
     let row: WebsiteRow | undefined;
     if (id !== null) row = await this.deps.websites.findById(id);
-    else if (domain !== null) {
-      const found = await this.deps.websites.withDomain(domain);
-      row = found.length === 1 ? found[0] : undefined;
-    }
+    else if (domain !== null) row = await this.deps.websites.firstWithDomain(domain);
     // Kept only if no write through this instance finished while it was read.
     if (this.deps.websites.version === version) {
       if (this.websites.size >= WEBSITE_CACHE_SIZE) this.websites.clear();

@@ -1,6 +1,9 @@
-// The body of POST /api/event (contract "Tracking"): Plausible's Events API, with long or short
-// keys. Parsing never throws: a malformed body gives field errors for the 400.
+// The body of POST /api/event: Plausible's Events API, with long or short keys. Parsing never
+// throws: a malformed body gives field errors for the 400. Every text read has its NUL
+// characters removed first (storableText): an anonymous event is cleaned, never refused for
+// them, and validation and the website lookup see the text that will be stored.
 import type { FieldErrors } from '../api/errors.js';
+import { storableText } from '../db/text.js';
 
 export const MAX_EVENT_BODY = 8 * 1024;
 const MAX_NAME = 120;
@@ -55,7 +58,10 @@ export function parseEventBody(text: string): ParsedEvent {
     errors[field].push(message);
   };
   const read = (field: Field): unknown => {
-    for (const key of KEYS[field]) if (source[key] !== undefined && source[key] !== null) return source[key];
+    for (const key of KEYS[field]) {
+      const value = source[key];
+      if (value !== undefined && value !== null) return typeof value === 'string' ? storableText(value) : value;
+    }
     return undefined;
   };
   const text_ = (field: Field, max: number, required = false): string | null => {
@@ -145,19 +151,21 @@ function readProps(value: unknown, fail: (message: string) => void): Record<stri
     return null;
   }
   const props: Record<string, string | number> = {};
-  for (const [key, v] of entries) {
-    if (key.length === 0 || key.length > MAX_PROP_KEY) {
+  for (const [sent, v] of entries) {
+    const key = storableText(sent);
+    if (key.length > MAX_PROP_KEY || (key.length === 0 && sent.length === 0)) {
       fail(`The props keys must be 1 to ${MAX_PROP_KEY} characters.`);
       return null;
     }
+    if (key.length === 0) continue; // a key of NULs only: that prop alone is dropped
     if (typeof v === 'number' && Number.isFinite(v)) props[key] = v;
-    else if (typeof v === 'string' && v.length <= MAX_PROP_VALUE) props[key] = v;
+    else if (typeof v === 'string' && v.length <= MAX_PROP_VALUE) props[key] = storableText(v);
     else {
       fail(`The props values must be strings of at most ${MAX_PROP_VALUE} characters or numbers.`);
       return null;
     }
   }
-  return entries.length === 0 ? null : props;
+  return Object.keys(props).length === 0 ? null : props;
 }
 
 /** `en-us` → `en-US`, `EN` → `en`: the form browsers report. */

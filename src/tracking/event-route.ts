@@ -1,12 +1,13 @@
-// POST /api/event (contract "Tracking"): Plausible-compatible collection, open to any origin.
-// 202 once stored (after the commit) or deliberately dropped (X-Event-Dropped says why);
-// 400/413/415 for what cannot be an event; 429 past the per-address abuse limit.
+// POST /api/event: Plausible-compatible collection, open to any origin. 202 once stored (after
+// the commit) or deliberately dropped (X-Event-Dropped says why); 400/413/415 for what cannot be
+// an event; 429 past the per-address abuse limit or the website's events per second.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, ValidationError, tooManyAttempts } from '../api/errors.js';
+import { errorBody, HttpError, toHttpError, ValidationError, tooManyAttempts } from '../api/errors.js';
 import { lazyChildLoggerFactory } from '../api/logging.js';
 import { documentResponse, emptyResponse, errorResponses } from '../api/openapi-responses.js';
-import { EventErrorResponse } from '../api/schemas/common.js';
+import { ErrorResponse, EventErrorResponse } from '../api/schemas/common.js';
+import { addressKey } from '../limits/address-key.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import type { EventCollector } from './collector.js';
 import { MAX_EVENT_BODY, parseEventBody } from './event-input.js';
@@ -14,9 +15,14 @@ import { MAX_EVENT_BODY, parseEventBody } from './event-input.js';
 export interface EventRouteOptions {
   collector: EventCollector;
   counter: WindowCounter;
-  /** Events per second one client address may send (0: no limit). */
+  /** Events per second one client address (an IPv6 client: its /64) may send (0: no limit). */
   eventsPerSecond: number;
 }
+
+/** The types the route reads (the tracker's JSON, and sendBeacon's text/plain of it). */
+const ACCEPTED_TYPES = ['application/json', 'text/plain'];
+/** Fastify's own message names the type it refused; a sender needs the ones it should use. */
+const UNSUPPORTED_TYPE = 'Unsupported media type: send the event as application/json or text/plain.';
 
 const EventBody = Type.Object(
   {
@@ -54,11 +60,18 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
   // The tracker sends JSON as application/json, or as text/plain (sendBeacon's type, which
   // needs no preflight); both are read as text and parsed by parseEventBody.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser(
-    ['application/json', 'text/plain'],
-    { parseAs: 'string', bodyLimit: MAX_EVENT_BODY },
-    (_request, body, done) => done(null, body),
+  scope.addContentTypeParser(ACCEPTED_TYPES, { parseAs: 'string', bodyLimit: MAX_EVENT_BODY }, (_request, body, done) =>
+    done(null, body),
   );
+  // This scope's errors in the API's shape, with its own 415 message (the API's names form bodies).
+  scope.setErrorHandler((error, request, reply) => {
+    const http =
+      (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? new HttpError(415, UNSUPPORTED_TYPE)
+        : toHttpError(error);
+    if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+    reply.code(http.status).headers(http.headers).send(errorBody(http));
+  });
   // A callback hook: an async one costs every event a promise and a microtask turn.
   scope.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(CORS);
@@ -93,7 +106,11 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
         description:
           'JSON body, as application/json or text/plain, with long or short keys: name|n, url|u, domain|d, website|w, ' +
           'referrer|r, props|p, screen_width|sw, screen_height|sh, language|l. 202 `ok` when stored or dropped on purpose ' +
-          '(header X-Event-Dropped: bot|ip|domain|website). No authentication; any origin.',
+          '(header X-Event-Dropped: `bot`, `ip`, or `website` for an unknown website and a page on another domain alike). ' +
+          'A NUL character in any field is removed and the event stored. Each dimension keeps at most ANALYTICS_MAX_VALUES ' +
+          'values per website and UTC day; later values count under `(other)`. 429 (with Retry-After) past ' +
+          'EVENT_RATE_LIMIT events a second from one address (an IPv6 client: its /64) or EVENT_WEBSITE_LIMIT for one ' +
+          'website. No authentication; any origin.',
         security: [],
         consumes: ['application/json', 'text/plain'],
         // Documentation only: the body is read as text and checked by parseEventBody (400s).
@@ -101,13 +118,14 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
         response: {
           202: documentResponse('Stored, or dropped on purpose (the body is `ok`)', 'text/plain'),
           400: Type.Ref(EventErrorResponse, { description: 'Not an event: the fields and what is wrong with them' }),
-          ...errorResponses(413, 415, 429, 503),
+          ...errorResponses(413, 429, 503),
+          415: Type.Ref(ErrorResponse, { description: 'Another content type: send application/json or text/plain' }),
         },
       },
     },
     async (request, reply) => {
       if (options.eventsPerSecond > 0) {
-        const hit = await options.counter.incr(`event:${request.ip}`, 1000);
+        const hit = await options.counter.incr(`event:${addressKey(request.ip)}`, 1000);
         if (hit.count > options.eventsPerSecond) throw tooManyAttempts(Math.max(1, Math.ceil(hit.ttl / 1000)));
       }
       const parsed = parseEventBody(typeof request.body === 'string' ? request.body : '');
@@ -122,7 +140,10 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
         request.log.error({ err: error }, 'event not stored');
         throw new HttpError(503, 'The event could not be stored; try again.', { 'Retry-After': '1' });
       }
-      if (!outcome.stored) reply.header('X-Event-Dropped', outcome.dropped);
+      if (!outcome.stored) {
+        if (outcome.dropped === undefined) throw tooManyAttempts(outcome.retryAfter);
+        reply.header('X-Event-Dropped', outcome.dropped);
+      }
       return reply.code(202).type('text/plain; charset=utf-8').send('ok');
     },
   );

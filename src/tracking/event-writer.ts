@@ -1,10 +1,16 @@
 // Group commit: events that arrive while a batch is being written wait for the next one, and
 // each batch is one transaction. A caller's promise settles only once its batch has committed,
-// so a 202 is never sent for an event that a crash could still lose.
+// so a 202 is never sent for an event that a crash could still lose. An event the store could
+// not store fails alone: the store names it, and the rest of its batch is acknowledged.
+import type { BatchFailure } from '../db/batch-isolation.js';
 import type { StoredEvent } from './rollup.js';
 
 export interface EventStore {
-  record(events: StoredEvent[]): Promise<void>;
+  /**
+   * Stores the batch; resolves once it has committed, with the events it did not store (by index:
+   * each stands alone, the others are stored), or rejects when none is stored.
+   */
+  record(events: StoredEvent[]): Promise<BatchFailure[]>;
   /**
    * How many batches the store takes at once (default 1: the next batch forms while one
    * commits). A store that commits on another thread, in order (the SQLite write thread), takes
@@ -73,7 +79,7 @@ export class EventWriter {
     const batch = this.queue.splice(0, MAX_BATCH);
     if (batch.length === 0) return;
     this.inFlight += 1;
-    let recorded: Promise<void>;
+    let recorded: Promise<BatchFailure[]>;
     try {
       recorded = this.store.record(batch.map((p) => p.event));
     } catch (error) {
@@ -81,8 +87,14 @@ export class EventWriter {
     }
     recorded
       .then(
-        () => {
-          for (const p of batch) p.resolve();
+        (failures) => {
+          const failed = new Map<number, Error>();
+          for (const f of failures) failed.set(f.index, f.error);
+          batch.forEach((p, i) => {
+            const error = failed.get(i);
+            if (error === undefined) p.resolve();
+            else p.reject(error);
+          });
         },
         (error: unknown) => {
           for (const p of batch) p.reject(error);

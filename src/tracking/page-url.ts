@@ -1,5 +1,6 @@
 // What is stored of a page's address and its referrer (contract "Tracking"): the website's
 // exclude_params and the utm/ref parameters removed, source and campaign read first.
+import { storableText } from '../db/text.js';
 import { parseUrl } from './event-input.js';
 
 const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'ref'];
@@ -65,8 +66,9 @@ function bareHost(host: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
+/** A decoded query value as stored: NULs (`%00`) removed, trimmed, cut; empty is none. */
 function clip(value: string | null): string | null {
-  const trimmed = value?.trim();
+  const trimmed = value == null ? undefined : storableText(value).trim();
   return trimmed ? trimmed.slice(0, MAX_VALUE) : null;
 }
 

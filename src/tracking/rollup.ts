@@ -73,6 +73,20 @@ export interface RollupIncrement {
   count: number;
 }
 
+/**
+ * The value a dimension counts an event under once it keeps ANALYTICS_MAX_VALUES values for the
+ * website and day (GA4's "(other)" row): its events still count in every total.
+ */
+export const OTHER_VALUE = '(other)';
+
+/** The series (one row per day or hour, whatever arrives) are the dimensions the cap leaves alone. */
+const SERIES: ReadonlySet<RollupDimension> = new Set(['pageviews', 'visitors', 'pageviews_hours', 'visitors_hours']);
+
+/** Whether `dimension` keeps a bounded number of values per website and day (every one but the series). */
+export function isCappedDimension(dimension: RollupDimension): boolean {
+  return !SERIES.has(dimension);
+}
+
 export const visitorKey = (websiteId: number, day: string, visitor: string) => `${websiteId}\u0000${day}\u0000${visitor}`;
 
 /**

@@ -1,7 +1,8 @@
 // The analytics write thread (db/analytics-write-thread.ts) on a real SQLite file: it stores and
-// counts exactly what the repository's own record() does, a failing batch fails alone and
-// leaves nothing behind, and close() waits for the batches already sent. SQLite only (the
-// thread is never used on PostgreSQL), so it runs on a file of its own in both suites.
+// counts exactly what the repository's own record() does, an event the database refuses fails
+// alone (the rest of its batch is stored), and close() waits for the batches already sent.
+// SQLite only (the thread is never used on PostgreSQL), so it runs on a file of its own in both
+// suites.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
 import type { StoredEvent } from '../../src/tracking/rollup.js';
 import { systemClock } from '../../src/time.js';
+import { refuseEventsWithPage } from '../helpers/refusing-trigger.js';
 
 const event = (websiteId: number, visitor: string, page: string, name = 'pageview'): StoredEvent => ({
   websiteId,
@@ -126,15 +128,42 @@ describe('the analytics write thread', () => {
     assert.equal(await repo.countEvents(compared), 7);
   });
 
-  test('a batch that fails is refused whole, with the reason; the next batch is stored', async () => {
+  test('an event the database refuses fails alone, with the reason; the rest of its batch is stored and counted', async () => {
+    await refuseEventsWithPage(handle, '/refused');
     const store = new AnalyticsWriteThread(join(dir, 'db.sqlite'));
     const before = await repo.countEvents(threaded);
     const broken = { ...event(threaded, 'x', '/broken'), page: null } as unknown as StoredEvent;
     try {
-      await assert.rejects(store.record([event(threaded, 'x', '/fine'), broken]), /NOT NULL/);
-      assert.equal(await repo.countEvents(threaded), before, 'nothing of the failed batch is stored');
-      await store.record([event(threaded, 'y', '/after')]);
-      assert.equal(await repo.countEvents(threaded), before + 1);
+      const failures = await store.record([
+        event(threaded, 'x', '/fine'),
+        event(threaded, 'x', '/refused'),
+        event(threaded, 'y', '/fine-too'),
+        broken,
+        event(threaded, 'z', '/fine-as-well'),
+      ]);
+      assert.deepEqual(
+        failures.map((f) => [f.index, f.error.message]),
+        [
+          [1, 'refused by the test trigger'],
+          [3, 'NOT NULL constraint failed: analytics_events.page'],
+        ],
+      );
+      assert.equal(await repo.countEvents(threaded), before + 3, 'the three others are stored');
+      const pages = await handle.db
+        .selectFrom('analytics_rollups')
+        .select('value')
+        .where('website_id', '=', threaded)
+        .where('dimension', '=', 'page')
+        .where('value', 'in', ['/fine', '/refused', '/fine-too', '/broken', '/fine-as-well'])
+        .orderBy('value')
+        .execute();
+      assert.deepEqual(
+        pages.map((r) => r.value),
+        ['/fine', '/fine-as-well', '/fine-too'],
+        'and counted, the refused ones not',
+      );
+      assert.deepEqual(await store.record([event(threaded, 'y', '/after')]), []);
+      assert.equal(await repo.countEvents(threaded), before + 4);
     } finally {
       await store.close();
     }

@@ -1,6 +1,7 @@
 // POST /api/event (contract "Tracking"): answers, drop reasons, what is stored and what is not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -121,9 +122,14 @@ describe('event collection', () => {
     await dropped('website', { n: 'pageview', u: 'https://example.com/' });
   });
 
-  test('dropped: the page is not on the website’s domain (subdomains and the www twin are)', async () => {
-    await dropped('domain', { n: 'pageview', u: 'https://evil.com/', w: websiteId });
-    await dropped('domain', { n: 'pageview', u: 'https://notexample.com/', w: websiteId });
+  test('dropped as `website` too: a page not on the website’s domain, so no answer tells whether an id exists', async () => {
+    await dropped('website', { n: 'pageview', u: 'https://evil.com/', w: websiteId });
+    await dropped('website', { n: 'pageview', u: 'https://notexample.com/', w: websiteId });
+    // The same answer as for an id that names no website.
+    const unknown = await send({ n: 'pageview', u: 'https://evil.com/', w: 999_999 });
+    const known = await send({ n: 'pageview', u: 'https://evil.com/', w: websiteId });
+    assert.deepEqual([unknown.statusCode, unknown.body, unknown.headers['x-event-dropped']], [202, 'ok', 'website']);
+    assert.deepEqual([known.statusCode, known.body, known.headers['x-event-dropped']], [202, 'ok', 'website']);
     for (const u of ['https://EXAMPLE.com:8443/', 'https://shop.example.com/']) {
       const res = await send({ n: 'pageview', u, w: websiteId });
       assert.equal(res.headers['x-event-dropped'], undefined, u);
@@ -201,8 +207,16 @@ describe('event collection', () => {
     const big = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId, r: `https://a.com/${'x'.repeat(9000)}` });
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().status, 413);
-    const form = await send('n=pageview', { type: 'application/x-www-form-urlencoded' });
-    assert.equal(form.statusCode, 415);
+    // Another type is refused naming the types to send instead, in the usual error shape.
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html']) {
+      const refused = await send('n=pageview', { type });
+      assert.equal(refused.statusCode, 415, type);
+      assert.deepEqual(refused.json(), {
+        message: 'Unsupported media type: send the event as application/json or text/plain.',
+        status: 415,
+      });
+      assert.equal(refused.headers['access-control-allow-origin'], '*');
+    }
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/event',
@@ -227,6 +241,30 @@ describe('event collection', () => {
     assert.equal(stored.headers['access-control-max-age'], undefined);
   });
 
+  test('a domain several accounts registered: the website created first gets the domain-only events', async () => {
+    const domain = 'shared.example';
+    const first = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain } });
+    assert.equal(first.statusCode, 201, first.body);
+    const other = await t.account();
+    const second = await t.call(other.key, { method: 'POST', url: '/api/v1/websites', form: { domain } });
+    assert.equal(second.statusCode, 201, second.body);
+    const firstId: number = first.json().data.id;
+    const secondId: number = second.json().data.id;
+    assert.ok(firstId < secondId);
+
+    const res = await send({ n: 'pageview', u: 'https://shared.example/', d: domain });
+    assert.equal(res.statusCode, 202);
+    assert.equal(res.headers['x-event-dropped'], undefined, 'stored, not dropped as ambiguous');
+    const stored = async (id: number) =>
+      (await t.db.handle.db.selectFrom('analytics_events').select('id').where('website_id', '=', id).execute()).length;
+    assert.equal(await stored(firstId), 1);
+    assert.equal(await stored(secondId), 0);
+    // The second account still gets its own events by id.
+    const byId = await send({ n: 'pageview', u: 'https://shared.example/', w: secondId });
+    assert.equal(byId.headers['x-event-dropped'], undefined);
+    assert.equal(await stored(secondId), 1);
+  });
+
   test('deleting the website deletes its events and stats', async () => {
     assert.ok((await events()).length > 0);
     const res = await t.call(key, { method: 'DELETE', url: `/api/v1/websites/${websiteId}` });
@@ -240,6 +278,14 @@ describe('event collection', () => {
     assert.equal(rollups.length, 0);
   });
 });
+
+const post = (t: TestApp, ip: string, body: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/event',
+    headers: { 'content-type': 'application/json', 'user-agent': CHROME, 'x-forwarded-for': ip },
+    payload: JSON.stringify(body),
+  });
 
 describe('event abuse limit', () => {
   test('past EVENT_RATE_LIMIT events a second from one address: 429; another address goes on', async () => {
@@ -261,5 +307,93 @@ describe('event abuse limit', () => {
     } finally {
       await t.close();
     }
+  });
+
+  test('an IPv6 client counts by its /64, an IPv4-mapped address as its IPv4 address', async () => {
+    const t = await testApp({ EVENT_RATE_LIMIT: '5', TRUST_PROXY: '1' });
+    try {
+      const body = { n: 'pageview', u: 'https://example.com/', d: 'example.com' };
+      // Fifteen addresses of one /64, sent together: one or two windows' worth are accepted.
+      const codes = (
+        await Promise.all(Array.from({ length: 15 }, (_, i) => post(t, `2001:db8:1:2:${i.toString(16)}::${i + 1}`, body)))
+      ).map((r) => r.statusCode);
+      const accepted = codes.filter((c) => c === 202).length;
+      assert.ok(accepted >= 5 && accepted <= 10, `${accepted} accepted`);
+      assert.equal(codes.filter((c) => c === 429).length, 15 - accepted);
+      assert.equal((await post(t, '2001:db8:1:3::1', body)).statusCode, 202, 'the next /64 is another client');
+
+      const mapped = (
+        await Promise.all(
+          Array.from({ length: 12 }, (_, i) => post(t, i % 2 === 0 ? '198.51.100.7' : '::ffff:198.51.100.7', body)),
+        )
+      ).map((r) => r.statusCode);
+      const mappedAccepted = mapped.filter((c) => c === 202).length;
+      assert.ok(mappedAccepted >= 5 && mappedAccepted <= 10, `${mappedAccepted} accepted`);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('events per website', () => {
+  test('past EVENT_WEBSITE_LIMIT events a second for one website: 429 with Retry-After; other websites go on; 0 is no limit', async () => {
+    const t = await testApp({ EVENT_WEBSITE_LIMIT: '5', EVENT_RATE_LIMIT: '0', TRUST_PROXY: '1' });
+    try {
+      const { key } = await t.account();
+      const site = async (domain: string) => {
+        const res = await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain } });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.json().data.id as number;
+      };
+      const busy = await site('busy.example');
+      const quiet = await site('quiet.example');
+      // From fifteen addresses: the per-address limit is not what stops them.
+      const answers = await Promise.all(
+        Array.from({ length: 15 }, (_, i) =>
+          post(t, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://busy.example/', w: busy }),
+        ),
+      );
+      const accepted = answers.filter((r) => r.statusCode === 202).length;
+      assert.ok(accepted >= 5 && accepted <= 10, `${accepted} accepted`);
+      const limited = answers.filter((r) => r.statusCode === 429);
+      assert.equal(limited.length, 15 - accepted);
+      for (const res of limited) {
+        assert.deepEqual(res.json(), { message: 'Too Many Attempts.', status: 429 });
+        assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
+      }
+      const stored = await t.db.handle.db.selectFrom('analytics_events').select('id').where('website_id', '=', busy).execute();
+      assert.equal(stored.length, accepted, 'a refused event is not stored');
+      const other = await post(t, '203.0.113.99', { n: 'pageview', u: 'https://quiet.example/', w: quiet });
+      assert.equal(other.statusCode, 202);
+      assert.equal(other.headers['x-event-dropped'], undefined);
+    } finally {
+      await t.close();
+    }
+
+    // EVENT_WEBSITE_LIMIT=0: no limit per website.
+    const open = await testApp({ EVENT_WEBSITE_LIMIT: '0', EVENT_RATE_LIMIT: '0', TRUST_PROXY: '1' });
+    try {
+      const { key } = await open.account();
+      const created = await open.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'open.example' } });
+      const id = created.json().data.id as number;
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          post(open, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://open.example/', w: id }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((r) => r.statusCode),
+        Array(40).fill(202),
+      );
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('EVENT_WEBSITE_LIMIT must be a whole number: the start is refused naming it', () => {
+    for (const bad of ['-1', 'many', '2.5']) {
+      assert.throws(() => loadConfig({ EVENT_WEBSITE_LIMIT: bad }), /EVENT_WEBSITE_LIMIT must be/, bad);
+    }
+    assert.equal(loadConfig({}).analytics.eventsPerWebsite, 1000);
   });
 });

@@ -3,15 +3,21 @@
 // before its own batch has.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { BatchFailure } from '../../src/db/batch-isolation.js';
 import { type EventStore, EventWriter, MAX_BATCH, PIPELINED_BATCH } from '../../src/tracking/event-writer.js';
 import type { StoredEvent } from '../../src/tracking/rollup.js';
 
-/** A store that keeps each batch and its commit open until the test settles it. */
+/**
+ * A store that keeps each batch and its commit open until the test settles it: committed whole,
+ * committed without some of its events (`refuse`, by index), or failed whole.
+ */
 class HeldStore implements EventStore {
-  readonly batches: { pages: string[]; commit(): void; fail(error: Error): void }[] = [];
+  readonly batches: { pages: string[]; commit(): void; refuse(failures: BatchFailure[]): void; fail(error: Error): void }[] = [];
   constructor(readonly batchesAtOnce?: number) {}
-  record(events: StoredEvent[]): Promise<void> {
-    return new Promise<void>((commit, fail) => this.batches.push({ pages: events.map((e) => e.page), commit, fail }));
+  record(events: StoredEvent[]): Promise<BatchFailure[]> {
+    return new Promise<BatchFailure[]>((settle, fail) =>
+      this.batches.push({ pages: events.map((e) => e.page), commit: () => settle([]), refuse: settle, fail }),
+    );
   }
 }
 
@@ -107,13 +113,31 @@ describe('EventWriter, one batch at a time (PostgreSQL, in-process SQLite)', () 
     assert.equal(second.settled.get('/c'), 'ok');
   });
 
+  test('an event the store could not store fails alone; the rest of its batch is acknowledged', async () => {
+    const store = new HeldStore();
+    const writer = new EventWriter(store);
+    const { settled, all } = writeAll(writer, ['/a', '/refused', '/b', '/c']);
+    await tick();
+    assert.equal(store.batches.length, 1);
+    store.batches[0].refuse([{ index: 1, error: new Error('refused by a trigger') }]);
+    await all;
+    assert.deepEqual(
+      ['/a', '/refused', '/b', '/c'].map((page) => {
+        const outcome = settled.get(page);
+        return outcome instanceof Error ? outcome.message : outcome;
+      }),
+      ['ok', 'refused by a trigger', 'ok', 'ok'],
+    );
+    await writer.flush();
+  });
+
   test('a store that throws instead of rejecting fails that batch, and the next batch still goes', async () => {
     let calls = 0;
     const writer = new EventWriter({
       record: () => {
         calls += 1;
         if (calls === 1) throw new Error('no thread');
-        return Promise.resolve();
+        return Promise.resolve([]);
       },
     });
     await assert.rejects(writer.write(event('/a')), /no thread/);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { loadConfig } from '../../src/config.js';
-import { clientKey } from '../../src/limits/client-key.js';
+import { addressKey } from '../../src/limits/address-key.js';
 import { STYLESHEET_PATH } from '../../src/web/render/index.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { hasRedisServer, startRedis } from '../helpers/redis.js';
@@ -119,10 +119,10 @@ describe(`public pages: ${LIMIT} requests a minute per client address`, () => {
 });
 
 test('client keys: IPv4 as it is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64', () => {
-  assert.equal(clientKey('203.0.113.9'), '203.0.113.9');
-  assert.equal(clientKey('::ffff:203.0.113.9'), '203.0.113.9');
-  assert.equal(clientKey('2001:db8:1:2::1'), clientKey('2001:DB8:1:2:ffff::9'));
-  assert.notEqual(clientKey('2001:db8:1:2::1'), clientKey('2001:db8:1:3::1'));
+  assert.equal(addressKey('203.0.113.9'), '203.0.113.9');
+  assert.equal(addressKey('::ffff:203.0.113.9'), '203.0.113.9');
+  assert.equal(addressKey('2001:db8:1:2::1'), addressKey('2001:DB8:1:2:ffff::9'));
+  assert.notEqual(addressKey('2001:db8:1:2::1'), addressKey('2001:db8:1:3::1'));
 });
 
 test('PUBLIC_RATE_LIMIT_PER_MINUTE=0 turns it off; the default is 120', async () => {
