@@ -40,3 +40,8 @@ export function formatTimestamp(date: Date, extraMicros = 0): string {
   }
   return `${lastIso}${extraMicros < 10 ? `00${extraMicros}` : extraMicros < 100 ? `0${extraMicros}` : extraMicros}Z`;
 }
+
+/** The UTC day of a moment (ms since the epoch), YYYY-MM-DD. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

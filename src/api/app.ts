@@ -321,7 +321,7 @@ export async function buildApp({
       reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
       projectsRoutes(api, repos.reports, reportService);
       accountRoutes(api, repos.reports, repos.websites);
-      statsRoutes(api, { websites: repos.websites, stats });
+      statsRoutes(api, { websites: repos.websites, stats, clock });
       webhooksRoutes(api, { webhooks: repos.webhooks, deliveries: repos.webhookDeliveries, service: services.webhooks });
       reportHistoryRoutes(api, { reports: repos.reports, history: repos.history });
       monitorsRoutes(api, {

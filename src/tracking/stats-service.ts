@@ -53,6 +53,28 @@ export function canonicalStatName(name: StatParameterName): StatName {
 /** The longest range a query may cover, in days (both ends included): a leap year. */
 export const MAX_RANGE_DAYS = 366;
 
+/** `sort_by` as the stats take it: `count` or `value`; anything else (a client's `domain`, `id`) is the default. */
+export function knownSortBy(sortBy: string | null | undefined): 'count' | 'value' | null {
+  return sortBy === 'count' || sortBy === 'value' ? sortBy : null;
+}
+
+/**
+ * The days a query reads. A span of up to MAX_RANGE_DAYS is read (and a day series zero-filled)
+ * whole. A longer one (clients of the original poll from 1970-01-01) is cut to the website's
+ * life, from its creation day to today: no event lies outside it, so only a day series changes
+ * (it is not zero-filled through the years before the website existed, nor into the future), and
+ * a long range costs no more than the website's age. A cut range may be empty (`from` > `to`).
+ */
+export function boundedRange(from: string, to: string, createdDay: string, today: string): { from: string; to: string } {
+  if (spanDays(from, to) <= MAX_RANGE_DAYS) return { from, to };
+  return { from: maxDay(from, createdDay), to: minDay(to, maxDay(today, createdDay)) };
+}
+
+/** Days from `from` to `to`, both included. */
+export function spanDays(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
 /** The stat a name or an alias stands for; null for anything else (`constructor` included). */
 export function statName(name: string): StatName | null {
   if ((STAT_NAMES as readonly string[]).includes(name)) return name as StatName;

@@ -652,14 +652,12 @@ describe('GET /api/v1/stats/{website}', () => {
       ]);
     });
 
-    test('to on or after from, at most 366 days in all', async () => {
+    test('to on or after from; any span, a long one cut to the website\'s life', async () => {
       assert.deepEqual(await errorsOf({ name: 'pageviews', from: '2026-11-03', to: '2026-11-02' }), {
         to: ['The to must be a date after or equal to from.'],
       });
-      const span = { to: ['The to must be within 366 days of from (both days included).'] };
-      assert.deepEqual(await errorsOf({ name: 'pageviews', from: '2026-01-01', to: '2027-01-02' }), span);
-      assert.deepEqual(await errorsOf({ name: 'page', from: '2020-01-01', to: '2026-01-01' }), span);
-      // 366 days exactly: 2026-01-01 to 2027-01-01, and the leap year 2028.
+      clock.set(Date.parse('2026-11-04T12:00:00Z'));
+      // 366 days exactly: zero-filled whole, the days to come included (2026-01-01 to 2027-01-01, and the leap year 2028).
       for (const [from, to] of [
         ['2026-01-01', '2027-01-01'],
         ['2028-01-01', '2028-12-31'],
@@ -668,6 +666,42 @@ describe('GET /api/v1/stats/{website}', () => {
         assert.equal(res.statusCode, 200, `${from}..${to}: ${res.body}`);
         assert.equal(res.json().meta.total, 366);
       }
+      // Longer: from the website's creation day (2000-01-01, the clock when it was made) to today.
+      const csv = await get(main, { name: 'pageviews', from: '1970-01-01', to: '2026-11-04', format: 'csv', sort: 'asc' });
+      assert.equal(csv.statusCode, 200, csv.body);
+      const all = csv.body
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(','));
+      const wholeLife = Math.round((Date.parse('2026-11-04') - Date.parse('2000-01-01')) / 86_400_000) + 1;
+      assert.equal(all.length, wholeLife);
+      assert.deepEqual(all[0], ['2000-01-01', '0']);
+      assert.deepEqual(all.at(-1), ['2026-11-04', '1']);
+      assert.equal(
+        all.reduce((n, [, count]) => n + Number(count), 0),
+        MAIN.filter(([, , body]) => body.n === 'pageview').length,
+      );
+      const res = await get(main, { name: 'pageviews', from: '1970-01-01', to: '2099-12-31', per_page: '10', page: '1' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().meta.total, wholeLife, 'not into the future either');
+      assert.match(res.json().links.next, /from=1970-01-01&to=2099-12-31/, 'the links keep the range asked for');
+      // A top list over any span counts what the website has.
+      assert.deepEqual(await rows(main, { name: 'page', from: '1970-01-01', to: '2099-12-31' }), [
+        ['/', 5],
+        ['/pricing', 3],
+        ['/docs', 2],
+      ]);
+      // A website made on 2026-11-02: its series starts that day; one that ends before it is empty.
+      clock.set(Date.parse('2026-11-02T08:00:00Z'));
+      const young = await website(key, 'young.example');
+      clock.set(Date.parse('2026-11-04T12:00:00Z'));
+      assert.deepEqual(await rows(young, { name: 'visitors', from: '1970-01-01', to: '2026-11-04' }), [
+        ['2026-11-02', 0],
+        ['2026-11-03', 0],
+        ['2026-11-04', 0],
+      ]);
+      assert.deepEqual(await rows(young, { name: 'visitors', from: '1970-01-01', to: '2026-01-01' }), []);
       assert.deepEqual(await errorsOf({ name: 'nope', from: '2026-11-03', to: '2026-11-02', per_page: '20' }), {
         name: ['The selected name is invalid.'],
         to: ['The to must be a date after or equal to from.'],
@@ -681,7 +715,13 @@ describe('GET /api/v1/stats/{website}', () => {
       assert.deepEqual(await errorsOf({ ...ok, per_page: 'abc' }), {
         per_page: ['The per page must be an integer.', 'The selected per page is invalid.'],
       });
-      assert.deepEqual(await errorsOf({ ...ok, sort_by: 'name' }), { sort_by: ['The selected sort by is invalid.'] });
+      // Any other sort_by sorts as the default (Pipedream's components send domain or id), and the links say which.
+      for (const other of ['name', 'domain', 'id']) {
+        const res = await get(main, { ...ok, sort_by: other, per_page: '100' });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(asRows(res.json().data), MAIN_EXPECTED.page, other);
+        assert.match(res.json().links.first, /&sort_by=count&sort=desc&/);
+      }
       assert.deepEqual(await errorsOf({ ...ok, sort: 'up' }), { sort: ['The selected sort is invalid.'] });
       assert.deepEqual(await errorsOf({ ...ok, search_by: 'count' }), { search_by: ['The selected search by is invalid.'] });
       assert.deepEqual(await errorsOf({ ...ok, format: 'xml' }), { format: ['The selected format is invalid.'] });

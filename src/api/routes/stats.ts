@@ -4,7 +4,8 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { WebsitesRepository } from '../../db/websites-repository.js';
-import { MAX_RANGE_DAYS, type StatsService, canonicalStatName, statsOrder } from '../../tracking/stats-service.js';
+import { type Clock, utcDay } from '../../time.js';
+import { type StatsService, boundedRange, canonicalStatName, statsOrder, knownSortBy } from '../../tracking/stats-service.js';
 import { CSV_TYPE, csvParts } from '../csv.js';
 import { type FieldErrors, notFound } from '../errors.js';
 import { errorResponses } from '../openapi-responses.js';
@@ -17,20 +18,15 @@ import type { Api } from '../type-provider.js';
 export interface StatsDeps {
   websites: WebsitesRepository;
   stats: StatsService;
+  clock: Clock;
 }
 
-const DAY_MS = 86_400_000;
-
-/** after_or_equal:from, and at most MAX_RANGE_DAYS days counting both ends (only when both dates are valid). */
+/** after_or_equal:from (only when both dates are valid); any span is allowed. */
 function rangeRule(from: string | null | undefined, to: string | null | undefined, errors: FieldErrors): void {
-  if (!from || !to) return;
-  if (to < from) addError(errors, 'to', 'The to must be a date after or equal to from.');
-  else if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > MAX_RANGE_DAYS) {
-    addError(errors, 'to', `The to must be within ${MAX_RANGE_DAYS} days of from (both days included).`);
-  }
+  if (from && to && to < from) addError(errors, 'to', 'The to must be a date after or equal to from.');
 }
 
-export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
+export function statsRoutes(app: Api, { websites, stats, clock }: StatsDeps): void {
   app.get(
     '/stats/:id',
     {
@@ -58,9 +54,11 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
       if (!website) throw notFound('Website');
       const query = await withRules(request, (valid, errors) => rangeRule(valid.from, valid.to, errors), 'querystring');
       const name = canonicalStatName(query.name);
-      const { sortBy, sort } = statsOrder(name, query.sort_by, query.sort);
+      const { sortBy, sort } = statsOrder(name, knownSortBy(query.sort_by), query.sort);
       const search = query.search ?? null;
-      const q = { websiteId: website.id, name, from: query.from, to: query.to, search, sortBy, sort };
+      // A long span reads (and zero-fills) no more than the website's life.
+      const { from, to } = boundedRange(query.from, query.to, website.created_at.slice(0, 10), utcDay(clock.now()));
+      const q = { websiteId: website.id, name, from, to, search, sortBy, sort };
 
       if (query.format === 'csv') {
         // Streamed: rows become text as the client reads them (bounded memory per export).

@@ -16,13 +16,21 @@ export const StatsQuery = Type.Object({
       'Aliases: pageview, visitor, operating_system (os), screen_resolution (resolution).',
   }),
   from: Day('First day, YYYY-MM-DD (UTC), included'),
-  to: Day(`Last day, YYYY-MM-DD (UTC), included: on or after from, at most ${MAX_RANGE_DAYS} days in all`),
+  to: Day(
+    `Last day, YYYY-MM-DD (UTC), included: on or after from; any span (clients poll from 1970-01-01). A day series over ` +
+      `more than ${MAX_RANGE_DAYS} days is zero-filled only from the later of from and the website's creation day, up to today`,
+  ),
   search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the value' }),
   search_by: Type.Optional(StringEnum(['value'], { default: 'value' })),
+  // Any text: `count` or `value`; anything else (Pipedream's phpAnalytics components send `domain`
+  // or `id`) sorts as the default instead of a 422.
   sort_by: Type.Optional(
-    StringEnum(['count', 'value'], {
+    Type.String({
+      maxLength: 255,
       default: 'count',
-      description: 'Default: count, except the day and hour series (value); equal counts are ordered by value ascending',
+      description:
+        'count or value. Default: count, except the day and hour series (value); any other value sorts as the default. ' +
+        'Equal counts are ordered by value ascending',
     }),
   ),
   sort: Type.Optional({ ...Sort, description: 'Default: desc, except the day and hour series (asc)' }),
