@@ -11,6 +11,18 @@ import { launchBrowser, noBrowser } from '../helpers/browser.js';
 
 const PAGE_HOST = '127.0.0.2';
 
+/** The browser's XMLHttpRequest, as much of it as the page functions below use (the test compiles without the DOM library). */
+declare class XMLHttpRequest {
+  readyState: number;
+  status: number;
+  responseText: string;
+  onreadystatechange: (() => void) | null;
+  onloadend: (() => void) | null;
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body?: string): void;
+}
+
 interface Answer {
   status: number;
   body: string;
