@@ -33,7 +33,6 @@ describe("Pipedream's phpAnalytics components", () => {
       },
       body: data ? JSON.stringify(data) : undefined,
     });
-    // biome-ignore lint/suspicious/noExplicitAny: a JavaScript client reads the JSON as it comes
     const body: any = await res.json();
     // axios throws on a non-2xx status: the component fails.
     assert.ok(res.ok, `${method} ${url.pathname}${url.search} → ${res.status} ${JSON.stringify(body)}`);
@@ -51,7 +50,8 @@ describe("Pipedream's phpAnalytics components", () => {
       const { data, current_page, last_page } = await request(`stats/${websiteId}`, { params });
       requests++;
       items.push(...data);
-      more = current_page != last_page; // their loose comparison
+      // biome-ignore lint/suspicious/noDoubleEquals: their loop compares loosely
+      more = current_page != last_page;
       assert.ok(requests < 1000, 'the loop ends');
     } while (more);
     return { items, requests };

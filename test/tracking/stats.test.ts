@@ -652,7 +652,7 @@ describe('GET /api/v1/stats/{website}', () => {
       ]);
     });
 
-    test('to on or after from; any span, a long one cut to the website\'s life', async () => {
+    test("to on or after from; any span, a long one cut to the website's life", async () => {
       assert.deepEqual(await errorsOf({ name: 'pageviews', from: '2026-11-03', to: '2026-11-02' }), {
         to: ['The to must be a date after or equal to from.'],
       });
