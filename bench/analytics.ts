@@ -247,11 +247,11 @@ export function collectionRequests(websiteId: number, count = 2048): PreparedReq
     if (random() < 0.08)
       url += `?utm_source=${UTM_SOURCES[i % UTM_SOURCES.length]}&utm_campaign=${CAMPAIGNS[i % CAMPAIGNS.length]}`;
     const body: Record<string, unknown> = custom
-      ? { n: EVENT_NAMES[i % EVENT_NAMES.length], u: url, w: websiteId, p: { plan: ['free', 'pro', 'team'][i % 3], step: i % 5 } }
+      ? { n: EVENT_NAMES[i % EVENT_NAMES.length], u: url, i: websiteId, p: { plan: ['free', 'pro', 'team'][i % 3], step: i % 5 } }
       : {
           n: 'pageview',
           u: url,
-          w: websiteId,
+          i: websiteId,
           r: random() < 0.55 ? `https://${REFERRERS[referrer(random())]}/` : null,
           sw: Number(RESOLUTIONS[i % RESOLUTIONS.length].split('x')[0]),
           sh: Number(RESOLUTIONS[i % RESOLUTIONS.length].split('x')[1]),

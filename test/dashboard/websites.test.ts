@@ -205,7 +205,7 @@ describe('dashboard websites pages', () => {
       method: 'POST',
       url: '/api/event',
       headers: { 'content-type': 'application/json', 'user-agent': CHROME, origin: 'https://stats.example' },
-      payload: JSON.stringify({ n: 'pageview', u: 'https://stats.example/pricing', d: 'stats.example', w: id }),
+      payload: JSON.stringify({ n: 'pageview', u: 'https://stats.example/pricing', d: 'stats.example', i: id }),
     });
     assert.equal(sent.statusCode, 202);
     assert.equal(sent.headers['x-event-dropped'], undefined);

@@ -52,7 +52,7 @@ describe(`ANALYTICS_MAX_VALUES=${MAX}: the values past the cap count under (othe
       payload: JSON.stringify({
         n: 'pageview',
         u: `https://caps.example/p${i}?utm_source=source${i}&utm_campaign=campaign${i}`,
-        w: id,
+        i: id,
         r: `https://referrer${i}.example/`,
         l: LANGUAGES[i % 5],
         sw: SCREENS[i % 5][0],
