@@ -30,6 +30,21 @@ function rangeRule(from: string | null | undefined, to: string | null | undefine
   }
 }
 
+/** required_if:name,prop (name has no alias that means prop). */
+function propRule(valid: { name?: string; prop?: string | null }, errors: FieldErrors): void {
+  if (valid.name === 'prop' && !valid.prop) addError(errors, 'prop', 'The prop field is required when name is prop.');
+}
+
+/** The links of a `prop` page carry its key and event name. */
+function propLinks(name: string, query: { prop?: string | null; event?: string | null }): [string, string | null][] {
+  return name === 'prop'
+    ? [
+        ['prop', query.prop ?? null],
+        ['event', query.event ?? null],
+      ]
+    : [];
+}
+
 export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
   app.get(
     '/stats/:id',
@@ -56,11 +71,19 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
     async (request, reply) => {
       const website = await websites.find(request.user!.id, request.params.id);
       if (!website) throw notFound('Website');
-      const query = await withRules(request, (valid, errors) => rangeRule(valid.from, valid.to, errors), 'querystring');
+      const query = await withRules(
+        request,
+        (valid, errors) => {
+          rangeRule(valid.from, valid.to, errors);
+          propRule(valid, errors);
+        },
+        'querystring',
+      );
       const name = canonicalStatName(query.name);
       const { sortBy, sort } = statsOrder(name, query.sort_by, query.sort);
       const search = query.search ?? null;
-      const q = { websiteId: website.id, name, from: query.from, to: query.to, search, sortBy, sort };
+      const prop = name === 'prop' ? { prop: query.prop ?? null, event: query.event ?? null } : {};
+      const q = { websiteId: website.id, name, from: query.from, to: query.to, search, sortBy, sort, ...prop };
 
       if (query.format === 'csv') {
         // Streamed: rows become text as the client reads them (bounded memory per export).
@@ -97,6 +120,7 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
           ['sort_by', sortBy],
           ['sort', sort],
           ['per_page', perPage],
+          ...propLinks(name, query),
         ],
       });
     },
