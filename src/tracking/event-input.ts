@@ -50,6 +50,9 @@ const KEYS = {
 
 type Field = keyof typeof KEYS;
 
+/** Every key the body is read by: the fields' keys, `h`, and revenue (accepted, not read). */
+export const EVENT_BODY_KEYS: readonly string[] = [...Object.values(KEYS).flat(), 'h', 'revenue', '$'];
+
 /** `text`: the raw body (JSON sent as application/json or, by sendBeacon, text/plain). */
 export function parseEventBody(text: string): ParsedEvent {
   let body: unknown;
