@@ -730,9 +730,12 @@ async function stats(
       const { proc, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
       procs.push(proc);
       latencies = await timeNames(async (name) => {
-        const res = await fetch(`${api}/api/v1/stats/${seeded.websiteId}?name=${name}&from=${FROM}&to=${TO}`, {
-          headers: { authorization: `Bearer ${seeded.key}`, accept: 'application/json' },
-        });
+        const res = await fetch(
+          `${api}/api/v1/stats/${seeded.websiteId}?name=${name}${name === 'prop' ? '&prop=plan' : ''}&from=${FROM}&to=${TO}`,
+          {
+            headers: { authorization: `Bearer ${seeded.key}`, accept: 'application/json' },
+          },
+        );
         const body = (await res.json()) as { data: { value: string; count: number }[]; meta?: { total?: number } };
         if (res.status !== 200) throw new Error(`stats ${name}: ${res.status} ${JSON.stringify(body)}`);
         return {
@@ -744,7 +747,11 @@ async function stats(
     } else {
       const service = new StatsService(new AnalyticsRepository(handle.db, handle.engine, systemClock));
       latencies = await timeNames(async (name) => {
-        const page = await service.query({ websiteId: seeded.websiteId, name, from: FROM, to: TO }, 10, 0);
+        const page = await service.query(
+          { websiteId: seeded.websiteId, name, prop: name === 'prop' ? 'plan' : null, from: FROM, to: TO },
+          10,
+          0,
+        );
         return { total: page.total, top: page.rows[0] ? `${page.rows[0].value} ${page.rows[0].count}` : '' };
       });
     }
