@@ -30,8 +30,12 @@ function rangeRule(from: string | null | undefined, to: string | null | undefine
   }
 }
 
-/** required_if:name,prop (name has no alias that means prop). */
-function propRule(valid: { name?: string; prop?: string | null }, errors: FieldErrors): void {
+/** The range's rules, and prop's required_if:name,prop (no alias of name means prop). */
+function queryRules(
+  valid: { from?: string | null; to?: string | null; name?: string; prop?: string | null },
+  errors: FieldErrors,
+): void {
+  rangeRule(valid.from, valid.to, errors);
   if (valid.name === 'prop' && !valid.prop) addError(errors, 'prop', 'The prop field is required when name is prop.');
 }
 
@@ -71,14 +75,7 @@ export function statsRoutes(app: Api, { websites, stats }: StatsDeps): void {
     async (request, reply) => {
       const website = await websites.find(request.user!.id, request.params.id);
       if (!website) throw notFound('Website');
-      const query = await withRules(
-        request,
-        (valid, errors) => {
-          rangeRule(valid.from, valid.to, errors);
-          propRule(valid, errors);
-        },
-        'querystring',
-      );
+      const query = await withRules(request, queryRules, 'querystring');
       const name = canonicalStatName(query.name);
       const { sortBy, sort } = statsOrder(name, query.sort_by, query.sort);
       const search = query.search ?? null;
