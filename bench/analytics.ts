@@ -247,11 +247,11 @@ export function collectionRequests(websiteId: number, count = 2048): PreparedReq
     if (random() < 0.08)
       url += `?utm_source=${UTM_SOURCES[i % UTM_SOURCES.length]}&utm_campaign=${CAMPAIGNS[i % CAMPAIGNS.length]}`;
     const body: Record<string, unknown> = custom
-      ? { n: EVENT_NAMES[i % EVENT_NAMES.length], u: url, w: websiteId, p: { plan: ['free', 'pro', 'team'][i % 3], step: i % 5 } }
+      ? { n: EVENT_NAMES[i % EVENT_NAMES.length], u: url, i: websiteId, p: { plan: ['free', 'pro', 'team'][i % 3], step: i % 5 } }
       : {
           n: 'pageview',
           u: url,
-          w: websiteId,
+          i: websiteId,
           r: random() < 0.55 ? `https://${REFERRERS[referrer(random())]}/` : null,
           sw: Number(RESOLUTIONS[i % RESOLUTIONS.length].split('x')[0]),
           sh: Number(RESOLUTIONS[i % RESOLUTIONS.length].split('x')[1]),
@@ -730,9 +730,12 @@ async function stats(
       const { proc, api } = await startRankscope({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
       procs.push(proc);
       latencies = await timeNames(async (name) => {
-        const res = await fetch(`${api}/api/v1/stats/${seeded.websiteId}?name=${name}&from=${FROM}&to=${TO}`, {
-          headers: { authorization: `Bearer ${seeded.key}`, accept: 'application/json' },
-        });
+        const res = await fetch(
+          `${api}/api/v1/stats/${seeded.websiteId}?name=${name}${name === 'prop' ? '&prop=plan' : ''}&from=${FROM}&to=${TO}`,
+          {
+            headers: { authorization: `Bearer ${seeded.key}`, accept: 'application/json' },
+          },
+        );
         const body = (await res.json()) as { data: { value: string; count: number }[]; meta?: { total?: number } };
         if (res.status !== 200) throw new Error(`stats ${name}: ${res.status} ${JSON.stringify(body)}`);
         return {
@@ -744,7 +747,11 @@ async function stats(
     } else {
       const service = new StatsService(new AnalyticsRepository(handle.db, handle.engine, systemClock));
       latencies = await timeNames(async (name) => {
-        const page = await service.query({ websiteId: seeded.websiteId, name, from: FROM, to: TO }, 10, 0);
+        const page = await service.query(
+          { websiteId: seeded.websiteId, name, prop: name === 'prop' ? 'plan' : null, from: FROM, to: TO },
+          10,
+          0,
+        );
         return { total: page.total, top: page.rows[0] ? `${page.rows[0].value} ${page.rows[0].count}` : '' };
       });
     }

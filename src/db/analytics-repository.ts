@@ -8,6 +8,7 @@ import { nowTimestamp } from '../time.js';
 import {
   isCappedDimension,
   OTHER_VALUE,
+  PROP_KEY,
   type RollupDimension,
   type RollupIncrement,
   rollUp,
@@ -229,7 +230,10 @@ export class AnalyticsRepository {
     const changed = new Set<ValueCap>();
     const result: RollupIncrement[] = [];
     const other = new Map<string, RollupIncrement>();
+    // The keys counted under `(other)` in this batch: their values are not stored.
+    const foldedKeys = new Set<string>();
     for (const r of increments) {
+      if (r.propKey !== undefined && foldedKeys.has(`${r.websiteId}\u0000${r.day}\u0000${r.propKey}`)) continue;
       if (!fresh.has(r)) {
         result.push(r);
         continue;
@@ -242,6 +246,7 @@ export class AnalyticsRepository {
         result.push(r);
         continue;
       }
+      if (r.dimension === PROP_KEY) foldedKeys.add(`${r.websiteId}\u0000${r.day}\u0000${r.value}`);
       const folded = other.get(key);
       if (folded) folded.count += r.count;
       else {
@@ -801,7 +806,12 @@ function sqliteBatch(events: StoredEvent[], s: SqliteStatements): void {
   // A value the rollups hold gets its count; a new one is kept while its website, day and
   // dimension keep fewer than maxValues, else it counts under `(other)` (capValues on PostgreSQL).
   const caps = new Map<string, ValueCap & { changed: boolean }>();
+  // The keys counted under `(other)` in this batch: their values are not stored.
+  const foldedKeys = new Set<string>();
   for (const r of increments) {
+    if (r.propKey !== undefined && foldedKeys.size > 0 && foldedKeys.has(`${r.websiteId}\u0000${r.day}\u0000${r.propKey}`)) {
+      continue;
+    }
     if (!isCappedDimension(r.dimension) || r.value === OTHER_VALUE) {
       s.upsertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
       continue;
@@ -818,7 +828,10 @@ function sqliteBatch(events: StoredEvent[], s: SqliteStatements): void {
       s.insertRollup.run(r.websiteId, r.dimension, r.day, r.value, r.count);
       cap.kept += 1;
       cap.changed = true;
-    } else s.upsertRollup.run(r.websiteId, r.dimension, r.day, OTHER_VALUE, r.count);
+    } else {
+      s.upsertRollup.run(r.websiteId, r.dimension, r.day, OTHER_VALUE, r.count);
+      if (r.dimension === PROP_KEY) foldedKeys.add(`${r.websiteId}\u0000${r.day}\u0000${r.value}`);
+    }
   }
   for (const cap of caps.values()) if (cap.changed) s.saveValueCap.run(cap.websiteId, cap.day, cap.dimension, cap.kept);
 }

@@ -15,9 +15,13 @@ import { cleanPage, hostMatchesDomain } from './page-url.js';
 
 /**
  * Why an event was dropped on purpose. An unknown website and a page on another domain are both
- * `website`, so a sender cannot learn whether a website id exists.
+ * `website`, so a sender cannot learn whether a website id exists; `engagement`: Plausible's
+ * engagement ping, which is no event.
  */
-export type DropReason = 'bot' | 'ip' | 'website';
+export type DropReason = 'bot' | 'ip' | 'website' | 'engagement';
+
+/** The name of Plausible's engagement pings (time on page, scroll depth): not an event. */
+export const ENGAGEMENT = 'engagement';
 export type Outcome =
   | { stored: true }
   | { stored: false; dropped: DropReason }
@@ -55,8 +59,26 @@ export class EventCollector {
 
   constructor(private readonly deps: CollectorDeps) {}
 
+  /**
+   * Stores the event for its website: the one with id `website`, else each listed domain's (a
+   * domain list is Plausible's rollups: the event is stored once for each listed domain that
+   * has a website). Stored for any: stored. Else a website's per-second limit, if one was hit
+   * (the sender may try again), else the first website's drop reason.
+   */
   async collect(input: EventInput, client: Client): Promise<Outcome> {
-    const website = await this.findWebsite(input);
+    // Plausible's tracker measures time on page and scroll depth with `engagement` pings,
+    // which are not events: nothing here counts them.
+    if (input.name === ENGAGEMENT) return { stored: false, dropped: 'engagement' };
+    const websites = await this.findWebsites(input);
+    if (websites.length === 0) return { stored: false, dropped: 'website' };
+    if (websites.length === 1) return this.collectFor(websites[0], input, client);
+    const outcomes = await Promise.all(websites.map((website) => this.collectFor(website, input, client)));
+    return (
+      outcomes.find((o) => o.stored) ?? outcomes.find((o) => !o.stored && o.dropped === undefined) ?? (outcomes[0] as Outcome)
+    );
+  }
+
+  private async collectFor(website: WebsiteRow | undefined, input: EventInput, client: Client): Promise<Outcome> {
     if (!website || !hostMatchesDomain(input.url.hostname, website.domain)) return { stored: false, dropped: 'website' };
     if (website.exclude_bots === 1 && isBotAgent(client.userAgent)) return { stored: false, dropped: 'bot' };
     if (website.exclude_ips && this.ipMatcher(website.exclude_ips)(client.address)) return { stored: false, dropped: 'ip' };
@@ -73,7 +95,7 @@ export class EventCollector {
     const at = Math.floor(now);
     const createdAt = formatTimestamp(new Date(at), Math.floor((now - at) * 1000));
     const day = createdAt.slice(0, 10);
-    const page = cleanPage(input.url, input.referrer, website.exclude_params);
+    const page = cleanPage(input.url, input.referrer, website.exclude_params, input.hashRouting);
     const agent = parseAgent(client.userAgent);
     const place = this.deps.geo.locate(client.address);
     const salt = await this.saltFor(day);
@@ -102,18 +124,27 @@ export class EventCollector {
     return { stored: true };
   }
 
-  /** By id, else by domain (several: the one created first); reused for WEBSITE_CACHE_MS, found or not. */
-  private async findWebsite(input: EventInput): Promise<WebsiteRow | undefined> {
-    const { website: id, domain } = input;
-    if (id === null && domain === null) return undefined;
-    const key = id !== null ? `id:${id}` : `domain:${domain}`;
+  /**
+   * The website with id `website`, else those of the listed domains (each its first website),
+   * each once; an unknown id or a domain without a website is an `undefined` (dropped, as `website`).
+   */
+  private async findWebsites(input: EventInput): Promise<(WebsiteRow | undefined)[]> {
+    if (input.website !== null) return [await this.findWebsite(`id:${input.website}`)];
+    const found = await Promise.all(input.domains.map((domain) => this.findWebsite(`domain:${domain}`)));
+    const websites = new Map<number, WebsiteRow>();
+    for (const website of found) if (website !== undefined && !websites.has(website.id)) websites.set(website.id, website);
+    return websites.size > 0 ? [...websites.values()] : found.slice(0, 1);
+  }
+
+  /** By `id:N` or `domain:D` (several: the one created first); reused for WEBSITE_CACHE_MS, found or not. */
+  private async findWebsite(key: string): Promise<WebsiteRow | undefined> {
     const now = performance.now();
     const version = this.deps.websites.version;
     const cached = this.websites.get(key);
     if (cached !== undefined && cached.version === version && now < cached.until) return cached.row;
-    let row: WebsiteRow | undefined;
-    if (id !== null) row = await this.deps.websites.findById(id);
-    else if (domain !== null) row = await this.deps.websites.firstWithDomain(domain);
+    const row = key.startsWith('id:')
+      ? await this.deps.websites.findById(Number(key.slice(3)))
+      : await this.deps.websites.firstWithDomain(key.slice(7));
     // Kept only if no write through this instance finished while it was read.
     if (this.deps.websites.version === version) {
       if (this.websites.size >= WEBSITE_CACHE_SIZE) this.websites.clear();

@@ -24,21 +24,91 @@ const ACCEPTED_TYPES = ['application/json', 'text/plain'];
 /** Fastify's own message names the type it refused; a sender needs the ones it should use. */
 const UNSUPPORTED_TYPE = 'Unsupported media type: send the event as application/json or text/plain.';
 
+// The body as parseEventBody reads it: each field under its long or its short keys (the first
+// one present wins), as Plausible's trackers send them.
+const same = (key: string) => `The same as \`${key}\``;
+const Id = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[0-9]+$' })]);
+const Width = Type.Integer({ minimum: 0, maximum: 100_000, description: 'Pixels (0: unknown)' });
+const Props = Type.Union(
+  [
+    Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Unknown(), { maxProperties: 30 }),
+    Type.String({ description: 'A JSON object, as text (what Plausible’s trackers send)' }),
+  ],
+  {
+    description:
+      'Custom properties: an object, or a JSON string of one, of at most 30 entries with keys of 1 to 64 characters. ' +
+      'Strings (cut to 512 characters) and numbers are kept, booleans as `true`/`false`; any other value (null, an ' +
+      'object, a list) and an empty string are dropped alone, never the event.',
+  },
+);
+const Language = Type.String({
+  maxLength: 35,
+  pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$',
+  description: 'A tag such as en-US',
+});
 const EventBody = Type.Object(
   {
-    name: Type.String({ maxLength: 120, description: '`pageview` or a custom event name (short key `n`)' }),
-    url: Type.String({ maxLength: 2048, format: 'uri', description: 'The page, absolute http(s) (`u`)' }),
-    website: Type.Optional(Type.Integer({ minimum: 1, description: 'The website id (`w`)' })),
-    domain: Type.Optional(Type.String({ maxLength: 255, description: 'The website domain, when no id is sent (`d`)' })),
-    referrer: Type.Optional(Type.String({ maxLength: 2048, description: '`r`' })),
-    props: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { maxProperties: 30, description: '`p`' }),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 120, description: '`pageview` or a custom event name (short key `n`)' }),
     ),
-    screen_width: Type.Optional(Type.Integer({ minimum: 1, description: '`sw`' })),
-    screen_height: Type.Optional(Type.Integer({ minimum: 1, description: '`sh`' })),
-    language: Type.Optional(Type.String({ maxLength: 35, description: '`l`' })),
+    n: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: same('name') })),
+    url: Type.Optional(
+      Type.String({ maxLength: 2048, format: 'uri', description: 'The page, absolute http(s) (short key `u`)' }),
+    ),
+    u: Type.Optional(Type.String({ maxLength: 2048, format: 'uri', description: same('url') })),
+    website: Type.Optional({ ...Id, description: 'The website id, a number or a numeric string (short key `i`)' }),
+    i: Type.Optional(
+      Type.Union([Id, Type.Boolean()], {
+        description: `${same('website')}; a boolean is @plausible-analytics/tracker's interactive flag, and is ignored`,
+      }),
+    ),
+    domain: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description:
+          'When no website id is sent: the website with this domain (several: the one created first). A comma-separated ' +
+          'list (Plausible’s rollups) stores the event once for each listed domain that has a website (short key `d`)',
+      }),
+    ),
+    d: Type.Optional(Type.String({ maxLength: 255, description: same('domain') })),
+    referrer: Type.Optional(
+      Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], { description: 'The referring page (short key `r`)' }),
+    ),
+    r: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], { description: same('referrer') })),
+    props: Type.Optional(Props),
+    p: Type.Optional({ ...Props, description: same('props') }),
+    m: Type.Optional({ ...Props, description: `${same('props')} (Plausible's older script)` }),
+    screen_width: Type.Optional({
+      ...Width,
+      description: 'The screen width (short keys `sw`, and `w`: Plausible’s window width)',
+    }),
+    sw: Type.Optional({ ...Width, description: same('screen_width') }),
+    w: Type.Optional({
+      ...Width,
+      description: `${same('screen_width')}: Plausible's trackers send the window's width. Never a website id`,
+    }),
+    screen_height: Type.Optional({ ...Width, description: 'The screen height (short key `sh`)' }),
+    sh: Type.Optional({ ...Width, description: same('screen_height') }),
+    language: Type.Optional({ ...Language, description: 'The browser’s language tag, such as en-US (short key `l`)' }),
+    l: Type.Optional({ ...Language, description: same('language') }),
+    h: Type.Optional(
+      Type.Union([Type.Literal(0), Type.Literal(1), Type.Boolean()], {
+        description: 'Plausible’s hash routing: with 1 (or true) the URL’s fragment is part of the page (`/#/pricing`)',
+      }),
+    ),
+    revenue: Type.Optional(Type.Unknown({ description: 'Plausible’s revenue (`{amount, currency}`): accepted, not stored' })),
+    $: Type.Optional(Type.Unknown({ description: same('revenue') })),
   },
-  { description: 'Long or short keys; JSON sent as application/json or text/plain, at most 8 KB' },
+  {
+    description:
+      'Long or short keys, the first one present wins (null is the same as absent); keys not listed here are ignored. ' +
+      'name|n and url|u are required. ' +
+      'Refused with a 400: not a JSON object, no name or url, a URL that is not absolute http(s), a field over its limit, ' +
+      'a website id that is not a positive integer, props that are not an object (or a JSON string of one) or have more ' +
+      'than 30 entries or a key over 64 characters, a malformed language. JSON sent as application/json or text/plain, ' +
+      'at most 8 KB.',
+    allOf: [{ anyOf: [{ required: ['name'] }, { required: ['n'] }] }, { anyOf: [{ required: ['url'] }, { required: ['u'] }] }],
+  },
 );
 
 /** On every answer of this scope: any origin may read it, and the drop reason. */
@@ -104,9 +174,11 @@ export async function eventRoute(scope: FastifyInstance, options: EventRouteOpti
         tags: ['analytics'],
         summary: 'Record a pageview or a custom event (the tracker calls it; Plausible-compatible)',
         description:
-          'JSON body, as application/json or text/plain, with long or short keys: name|n, url|u, domain|d, website|w, ' +
-          'referrer|r, props|p, screen_width|sw, screen_height|sh, language|l. 202 `ok` when stored or dropped on purpose ' +
-          '(header X-Event-Dropped: `bot`, `ip`, or `website` for an unknown website and a page on another domain alike). ' +
+          'JSON body, as application/json or text/plain, with long or short keys: name|n, url|u, domain|d, website|i, ' +
+          'referrer|r, props|p|m, screen_width|sw|w, screen_height|sh, language|l, h, revenue|$ (Plausible’s Events API: ' +
+          'its trackers work unchanged). 202 `ok` when stored or dropped on purpose (header X-Event-Dropped: `bot`, `ip`, ' +
+          '`website` for an unknown website and a page on another domain alike, or `engagement` for Plausible’s ' +
+          'engagement pings, which are not events). ' +
           'A NUL character in any field is removed and the event stored. Each dimension keeps at most ANALYTICS_MAX_VALUES ' +
           'values per website and UTC day; later values count under `(other)`. 429 (with Retry-After) past ' +
           'EVENT_RATE_LIMIT events a second from one address (an IPv6 client: its /64) or EVENT_WEBSITE_LIMIT for one ' +

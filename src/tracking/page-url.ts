@@ -7,7 +7,7 @@ const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term',
 const MAX_VALUE = 255;
 
 export interface CleanedPage {
-  /** Path and the remaining query, no fragment. */
+  /** Path and the remaining query; no fragment, unless the page uses hash routing. */
   page: string;
   /** utm_source, else ref, else the referrer's host (none when it is the site itself). */
   source: string | null;
@@ -16,8 +16,11 @@ export interface CleanedPage {
   referrer: string | null;
 }
 
-/** `excluded`: the website's exclude_params, one name per line (null: none). */
-export function cleanPage(url: URL, referrer: string | null, excluded: string | null): CleanedPage {
+/**
+ * `excluded`: the website's exclude_params, one name per line (null: none). `hashRouting`
+ * (Plausible's `h`): the fragment names the page (`/#/pricing`), so it is kept.
+ */
+export function cleanPage(url: URL, referrer: string | null, excluded: string | null, hashRouting = false): CleanedPage {
   let page = url.pathname || '/';
   let utmSource: string | null = null;
   let ref: string | null = null;
@@ -34,6 +37,7 @@ export function cleanPage(url: URL, referrer: string | null, excluded: string | 
     const search = kept.toString();
     if (search) page += `?${search}`;
   }
+  if (hashRouting && url.hash.length > 1) page += url.hash;
 
   const referrerHost = hostOf(referrer);
   const sameSite = referrerHost !== null && bareHost(referrerHost) === bareHost(url.hostname.toLowerCase());

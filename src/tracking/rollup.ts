@@ -56,6 +56,11 @@ export const VISITOR_DIMENSIONS = [
   'resolution',
 ] as const;
 
+/** The custom property keys: an event counts once under each key it carries. */
+export const PROP_KEY = 'prop_key';
+/** One custom property's values, over every event or over one event name's: see propDimension. */
+export type PropDimension = `prop:${string}`;
+
 export type RollupDimension =
   | 'pageviews'
   | 'visitors'
@@ -63,7 +68,21 @@ export type RollupDimension =
   | 'page'
   | 'landing_page'
   | 'event'
-  | (typeof VISITOR_DIMENSIONS)[number];
+  | (typeof VISITOR_DIMENSIONS)[number]
+  | typeof PROP_KEY
+  | PropDimension;
+
+/**
+ * The dimension that counts the values of the custom property `key` (an event counts once
+ * under the value it carries): over every event, or over the events named `event`. Each
+ * property is a dimension of its own, so a stat reads its rows alone, and each keeps its own
+ * ANALYTICS_MAX_VALUES values a day. The key's length makes the name unambiguous whatever
+ * the key and the event name hold: `prop:4:plan`, `prop:4:plan:Signup`.
+ */
+export function propDimension(key: string, event?: string | null): PropDimension {
+  const dimension = `prop:${key.length}:${key}` as const;
+  return event ? `${dimension}:${event}` : dimension;
+}
 
 export interface RollupIncrement {
   websiteId: number;
@@ -71,6 +90,12 @@ export interface RollupIncrement {
   day: string;
   value: string;
   count: number;
+  /**
+   * A property's values count only while its key does: a key past ANALYTICS_MAX_VALUES (it
+   * counts under `(other)` in PROP_KEY) stores none of its values, so a sender inventing keys
+   * cannot add dimensions without end.
+   */
+  propKey?: string;
 }
 
 /**
@@ -99,14 +124,24 @@ export function rollUp(
 ): { increments: RollupIncrement[]; changed: Set<string> } {
   const counts = new Map<string, RollupIncrement>();
   const changed = new Set<string>();
-  const add = (e: StoredEvent, dimension: RollupDimension, value: string) => {
+  const add = (e: StoredEvent, dimension: RollupDimension, value: string, propKey?: string) => {
     const key = `${e.websiteId}\u0000${dimension}\u0000${e.day}\u0000${value}`;
     const found = counts.get(key);
     if (found) found.count += 1;
-    else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
+    else if (propKey === undefined) counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
+    else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1, propKey });
   };
 
   for (const e of events) {
+    // Every event's props, pageviews' too; a key's PROP_KEY row comes before its values' (the
+    // order the cap decides them in).
+    if (e.props !== null) {
+      for (const [key, value] of propEntries(e.props)) {
+        add(e, PROP_KEY, key);
+        add(e, propDimension(key), value, key);
+        add(e, propDimension(key, e.name), value, key);
+      }
+    }
     if (e.name !== PAGEVIEW) {
       add(e, 'event', e.name);
       continue;
@@ -153,4 +188,20 @@ export function rollUp(
     }
   }
   return { increments: [...counts.values()], changed };
+}
+
+/** The stored props (a JSON object of strings and numbers) as [key, value as text] pairs. */
+function propEntries(props: string): [string, string][] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(props);
+  } catch {
+    return [];
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
+  const entries: [string, string][] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') entries.push([key, String(value)]);
+  }
+  return entries;
 }

@@ -5,7 +5,7 @@ import type { AnalyticsRepository, RollupKey } from '../db/analytics-repository.
 import { DEFAULT_STATS_CACHE_MB } from '../config.js';
 import { canMatchStoredText } from '../db/text.js';
 import { type Clock, systemClock } from '../time.js';
-import type { RollupDimension } from './rollup.js';
+import { type PROP_KEY, propDimension, type RollupDimension } from './rollup.js';
 import { StatsSlots } from './stats-slots.js';
 import { TotalsCache, type TotalsRange } from './totals-cache.js';
 import { adjusted, MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';
@@ -29,8 +29,14 @@ export const STAT_NAMES = [
   'language',
   'resolution',
   'event',
+  'prop',
 ] as const;
 export type StatName = (typeof STAT_NAMES)[number];
+/**
+ * The custom property keys, each counting the events that carried it: what the pages offer to
+ * choose a property from (`prop` lists one property's values). Not a name of the API.
+ */
+export type StatsName = StatName | typeof PROP_KEY;
 
 /** Other names the API accepts for the same stats. */
 export const STAT_ALIASES = {
@@ -82,7 +88,7 @@ export function statName(name: string): StatName | null {
 }
 
 /** Days and hours are series: one row per day (zero-filled) or per hour, ordered by value by default. */
-export function isSeries(name: StatName): boolean {
+export function isSeries(name: StatsName): boolean {
   return name === 'pageviews' || name === 'visitors' || name === 'pageviews_hours' || name === 'visitors_hours';
 }
 
@@ -92,7 +98,7 @@ export function isSeries(name: StatName): boolean {
  * counts first, as every other count does.
  */
 export function statsOrder(
-  name: StatName,
+  name: StatsName,
   sortBy?: 'count' | 'value' | null,
   sort?: 'asc' | 'desc' | null,
 ): { sortBy: 'count' | 'value'; sort: 'asc' | 'desc' } {
@@ -102,7 +108,10 @@ export function statsOrder(
 
 export interface StatsQuery {
   websiteId: number;
-  name: StatName;
+  name: StatsName;
+  /** `prop`: the property whose values are listed (none: nothing is), and the event name that narrows them. */
+  prop?: string | null;
+  event?: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
   from: string;
   to: string;
@@ -179,7 +188,7 @@ export class StatsService {
   /** A page of rows (`limit` omitted: every row). */
   async query(q: StatsQuery, limit?: number, offset = 0): Promise<StatsPage> {
     const order = statsOrder(q.name, q.sortBy, q.sort);
-    if (q.search && !canMatchStoredText(q.search)) return { total: 0, rows: [] };
+    if (!canMatch(q)) return { total: 0, rows: [] };
     if (isSeries(q.name)) return pageOf(await this.seriesRows(q), q.search, order, limit, offset);
     const merged = await this.totals(q);
     if (limit === undefined) {
@@ -195,13 +204,13 @@ export class StatsService {
    */
   async rows(q: StatsQuery): Promise<Iterable<ValueCount>> {
     const order = statsOrder(q.name, q.sortBy, q.sort);
-    if (q.search && !canMatchStoredText(q.search)) return [];
+    if (!canMatch(q)) return [];
     if (isSeries(q.name)) return pageOf(await this.seriesRows(q), q.search, order).rows;
     return (await this.totals(q)).rows(order);
   }
 
   private totals(q: StatsQuery, search = q.search ?? null): Promise<MergedTotals> {
-    const dimension = q.name as RollupDimension;
+    const dimension = dimensionOf(q);
     return this.slots.run(q.websiteId, async () => {
       const liveFrom = dayOf(this.clock.now() - LIVE_GRACE_MS);
       const closedTo = minDay(q.to, addDays(liveFrom, -1));
@@ -298,8 +307,9 @@ export class StatsService {
  */
 export async function queryDirect(analytics: AnalyticsRepository, q: StatsQuery, limit?: number, offset = 0): Promise<StatsPage> {
   const { sortBy, sort } = statsOrder(q.name, q.sortBy, q.sort);
+  if (!canMatch(q)) return { total: 0, rows: [] };
   if (!isSeries(q.name)) {
-    const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to, search: q.search };
+    const where = { websiteId: q.websiteId, dimension: dimensionOf(q), from: q.from, to: q.to, search: q.search };
     if (limit !== undefined) return analytics.totalsPage({ ...where, sortBy, sort, limit, offset });
     const rows = await analytics.totals({ ...where, sortBy, sort });
     return { total: rows.length, rows };
@@ -312,6 +322,21 @@ export async function queryDirect(analytics: AnalyticsRepository, q: StatsQuery,
     rows = allHours(await analytics.totals({ ...where, sortBy: 'value', sort: 'asc' }));
   }
   return pageOf(rows, q.search, { sortBy, sort }, limit, offset);
+}
+
+/** The rollup dimension a (non-series) stat reads. */
+function dimensionOf(q: StatsQuery): RollupDimension {
+  return q.name === 'prop' ? propDimension(q.prop ?? '', q.event) : q.name;
+}
+
+/**
+ * Whether the query can have rows: a search term, a property key or an event name holding text
+ * nothing stored holds (NUL) matches nothing, and `prop` needs a key.
+ */
+function canMatch(q: StatsQuery): boolean {
+  if (q.search && !canMatchStoredText(q.search)) return false;
+  if (q.name !== 'prop') return true;
+  return !!q.prop && canMatchStoredText(q.prop) && (!q.event || canMatchStoredText(q.event));
 }
 
 /** A series filtered by a search, ordered, and a page of it (`limit` omitted: all of it). */

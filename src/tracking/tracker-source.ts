@@ -29,7 +29,7 @@ export const TRACKER_SOURCE = String.raw`/* Rankscope analytics: sets no cookie,
         var body = JSON.stringify({
           n: name,
           u: l.href.slice(0, 2048),
-          w: data('website'),
+          i: data('website'),
           d: data('domain'),
           r: d.referrer.slice(0, 2048),
           sw: w.screen.width || null,

@@ -210,7 +210,7 @@ export function webRoutes(app: FastifyInstance, deps: WebDeps): void {
       const range = statsRange({ from: query.from, to: query.to }, clock);
       const [rows, traffic] = await Promise.all([
         reports.publicForDomain(website.user_id, website.domain),
-        loadTraffic(stats, website.id, range, { today: utcDay(clock.now()), origin: originOf(request) }),
+        loadTraffic(stats, website.id, range, { today: utcDay(clock.now()), origin: originOf(request) }, query.prop),
       ]);
       return renderWebsitePage(
         { id: website.id, domain: website.domain },

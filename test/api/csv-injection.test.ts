@@ -57,7 +57,7 @@ describe('GET /api/v1/stats/{website}?format=csv with values a visitor chose', (
         method: 'POST',
         url: '/api/event',
         headers: { 'content-type': 'application/json', 'user-agent': CHROME },
-        payload: JSON.stringify({ n, u: 'https://csv.example/', w: site }),
+        payload: JSON.stringify({ n, u: 'https://csv.example/', i: site }),
       });
       assert.equal(sent.statusCode, 202, sent.body);
     }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { MIN_BODY_LIMIT } from '../../src/config.js';
+import { EVENT_BODY_KEYS } from '../../src/tracking/event-input.js';
 
 describe('OpenAPI document and /docs', () => {
   let t: TestApp;
@@ -44,6 +45,27 @@ describe('OpenAPI document and /docs', () => {
     for (const status of ['201', '401', '422', '429']) assert.ok(create.responses[status], `POST /reports ${status}`);
     const show = doc.paths['/api/v1/websites/{id}'].get;
     assert.ok(show.responses['404']);
+  });
+
+  test('/api/event’s body is described as the server parses it: every long and short key, what a value may be', () => {
+    const body = (doc.paths['/api/event'].post as unknown as { requestBody: { content: Record<string, { schema: Schema }> } })
+      .requestBody;
+    type Schema = { properties: Record<string, Record<string, unknown>>; allOf?: unknown[]; description?: string };
+    for (const type of ['application/json', 'text/plain']) {
+      const schema = body.content[type].schema;
+      assert.deepEqual(Object.keys(schema.properties).sort(), [...EVENT_BODY_KEYS].sort(), type);
+      // Only name|n and url|u are required, under either key.
+      assert.deepEqual(schema.allOf, [
+        { anyOf: [{ required: ['name'] }, { required: ['n'] }] },
+        { anyOf: [{ required: ['url'] }, { required: ['u'] }] },
+      ]);
+      const types = (key: string) => JSON.stringify(schema.properties[key]);
+      assert.match(types('website'), /"integer".*"string"/, 'an id: a number or a numeric string');
+      assert.match(types('i'), /"boolean"/, 'i: also the interactive flag');
+      assert.match(types('p'), /"object".*"string"/, 'props: an object or a JSON string');
+      assert.match(String(schema.properties.w.description), /window|width/i);
+      assert.match(String(schema.description), /Refused with a 400/);
+    }
   });
 
   test('/docs serves the interactive documentation from this origin', async () => {

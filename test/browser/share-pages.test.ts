@@ -164,7 +164,7 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
           'user-agent':
             'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
         },
-        payload: JSON.stringify({ n: 'pageview', u: `https://traffic.example${path}`, w: id }),
+        payload: JSON.stringify({ n: 'pageview', u: `https://traffic.example${path}`, i: id }),
       });
       assert.equal(sent.statusCode, 202);
     }

@@ -27,6 +27,18 @@ describe('dashboard page rules', () => {
       return res.json().data.id as number;
     };
     ids.website = await call('/api/v1/websites', { domain: 'www.example.com' });
+    // Traffic with a custom property: the stats page shows its lists and the property form.
+    const event = await t.app.inject({
+      method: 'POST',
+      url: '/api/event',
+      headers: {
+        'content-type': 'text/plain',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
+      },
+      payload: JSON.stringify({ n: 'pageview', u: 'https://www.example.com/', d: 'www.example.com', p: { plan: 'pro' } }),
+    });
+    assert.equal(event.statusCode, 202);
+    assert.equal(event.headers['x-event-dropped'], undefined);
     ids.monitor = await call('/api/v1/monitors', { report_id: String(ids.report), frequency: 'weekly' });
     ids.webhook = await call('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: 'report.created' });
     ids.crawl = await call('/api/v1/crawls', { url: 'http://127.0.0.1:9/' });
@@ -54,6 +66,7 @@ describe('dashboard page rules', () => {
     '/app/websites/new',
     `/app/websites/${ids.website}`,
     `/app/websites/${ids.website}/stats`,
+    `/app/websites/${ids.website}/stats?prop=plan&from=2026-01-01&to=2026-12-31`,
     '/app/monitors',
     '/app/monitors/new',
     `/app/monitors/${ids.monitor}`,

@@ -10,7 +10,8 @@ import { all, elements, one, parse, text } from '../web/render-helpers.js';
 export function assertDashboardPage(html: string, where: string): void {
   assert.match(html, /^<!doctype html>\n<html lang="en">/, `${where}: doctype and lang`);
   const doc = parse(html);
-  const title = all(doc, 'title');
+  // The document's title (an SVG chart's <title>s name its parts).
+  const title = all(one(doc, 'head')!, 'title');
   assert.equal(title.length, 1, `${where}: one title`);
   assert.match(text(title[0]), /^\S.* · Rankscope$/, `${where}: a specific title`);
   assert.equal(all(doc, 'h1').length, 1, `${where}: exactly one h1`);

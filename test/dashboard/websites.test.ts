@@ -205,7 +205,7 @@ describe('dashboard websites pages', () => {
       method: 'POST',
       url: '/api/event',
       headers: { 'content-type': 'application/json', 'user-agent': CHROME, origin: 'https://stats.example' },
-      payload: JSON.stringify({ n: 'pageview', u: 'https://stats.example/pricing', d: 'stats.example', w: id }),
+      payload: JSON.stringify({ n: 'pageview', u: 'https://stats.example/pricing', d: 'stats.example', i: id }),
     });
     assert.equal(sent.statusCode, 202);
     assert.equal(sent.headers['x-event-dropped'], undefined);
@@ -234,6 +234,40 @@ describe('dashboard websites pages', () => {
     assert.equal(bad.statusCode, 200);
     assert.match(bad.body, /could not be shown/);
     assert.match(bad.body, /<dt>Pageviews<\/dt><dd>1<\/dd>/);
+  });
+
+  test('the stats page shows custom properties: the most used one’s values, another chosen with a GET form', async () => {
+    const id = await addWebsite(me, { domain: 'props.example' });
+    const send = async (body: Record<string, unknown>) => {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/api/event',
+        headers: { 'content-type': 'text/plain', 'user-agent': CHROME },
+        // As plausible-tracker sends it: `w` is the window width, props a JSON string.
+        payload: JSON.stringify({ u: 'https://props.example/', d: 'props.example', w: 1280, ...body }),
+      });
+      assert.equal(sent.statusCode, 202);
+      assert.equal(sent.headers['x-event-dropped'], undefined);
+    };
+    await send({ n: 'pageview', p: JSON.stringify({ plan: 'pro', theme: 'dark' }) });
+    await send({ n: 'Signup', p: JSON.stringify({ plan: 'pro' }) });
+    await send({ n: 'Signup', p: JSON.stringify({ plan: 'team' }) });
+
+    const res = await me.get(`/app/websites/${id}/stats`);
+    assert.equal(res.statusCode, 200);
+    assertAccessible(res.body, 'stats with custom properties');
+    assert.match(res.body, /<h2 id="top-props-heading">Custom properties<\/h2>/);
+    assert.match(res.body, new RegExp(`<form class="prop-form" method="get" action="/app/websites/${id}/stats">`));
+    assert.match(res.body, /<label for="prop-key">Property<\/label><select id="prop-key" name="prop">/);
+    assert.match(res.body, /<option value="plan" selected>plan<\/option><option value="theme">theme<\/option>/);
+    assert.match(res.body, /<tr><td>pro<\/td><td class="num">2<\/td><\/tr><tr><td>team<\/td><td class="num">1<\/td><\/tr>/);
+
+    const theme = await me.get(`/app/websites/${id}/stats?from=2026-03-01&to=2026-03-10&prop=theme`);
+    assert.equal(theme.statusCode, 200);
+    assertAccessible(theme.body, 'stats with another custom property');
+    assert.match(theme.body, /<option value="theme" selected>theme<\/option>/);
+    assert.match(theme.body, /<tr><td>dark<\/td><td class="num">1<\/td><\/tr>/);
+    assert.match(theme.body, /<input type="hidden" name="prop" value="theme">/, 'the range form keeps the property');
   });
 
   test('delete: 303 to the list with a notice, and the API no longer has it', async () => {

@@ -103,7 +103,7 @@ describe('digests', () => {
             n: 'pageview',
             u: `https://${websiteId === site ? 'example.com' : 'off.example'}${path}`,
             r: referrer,
-            w: websiteId,
+            i: websiteId,
           }),
         });
         assert.equal(res.statusCode, 202, res.body);

@@ -43,7 +43,7 @@ describe('event collection', () => {
     const res = await send({
       n: 'pageview',
       u: 'https://example.com/pricing?plan=pro&session=abc&utm_source=newsletter&utm_campaign=spring&utm_medium=email#top',
-      w: websiteId,
+      i: websiteId,
       r: 'https://news.ycombinator.com/item?id=1',
       sw: 1920,
       sh: 1080,
@@ -95,7 +95,7 @@ describe('event collection', () => {
     const res = await send({
       n: 'Signup',
       u: 'https://example.com/',
-      w: websiteId,
+      i: websiteId,
       r: 'https://www.example.com/pricing',
       p: { plan: 'pro', seats: 3 },
     });
@@ -117,21 +117,21 @@ describe('event collection', () => {
   };
 
   test('dropped: no such website, by id or by domain', async () => {
-    await dropped('website', { n: 'pageview', u: 'https://example.com/', w: 999_999 });
+    await dropped('website', { n: 'pageview', u: 'https://example.com/', i: 999_999 });
     await dropped('website', { n: 'pageview', u: 'https://example.com/', d: 'unknown.example' });
     await dropped('website', { n: 'pageview', u: 'https://example.com/' });
   });
 
   test('dropped as `website` too: a page not on the website’s domain, so no answer tells whether an id exists', async () => {
-    await dropped('website', { n: 'pageview', u: 'https://evil.com/', w: websiteId });
-    await dropped('website', { n: 'pageview', u: 'https://notexample.com/', w: websiteId });
+    await dropped('website', { n: 'pageview', u: 'https://evil.com/', i: websiteId });
+    await dropped('website', { n: 'pageview', u: 'https://notexample.com/', i: websiteId });
     // The same answer as for an id that names no website.
-    const unknown = await send({ n: 'pageview', u: 'https://evil.com/', w: 999_999 });
-    const known = await send({ n: 'pageview', u: 'https://evil.com/', w: websiteId });
+    const unknown = await send({ n: 'pageview', u: 'https://evil.com/', i: 999_999 });
+    const known = await send({ n: 'pageview', u: 'https://evil.com/', i: websiteId });
     assert.deepEqual([unknown.statusCode, unknown.body, unknown.headers['x-event-dropped']], [202, 'ok', 'website']);
     assert.deepEqual([known.statusCode, known.body, known.headers['x-event-dropped']], [202, 'ok', 'website']);
     for (const u of ['https://EXAMPLE.com:8443/', 'https://shop.example.com/']) {
-      const res = await send({ n: 'pageview', u, w: websiteId });
+      const res = await send({ n: 'pageview', u, i: websiteId });
       assert.equal(res.headers['x-event-dropped'], undefined, u);
     }
   });
@@ -139,21 +139,21 @@ describe('event collection', () => {
   test('dropped: bots, headless browsers and an empty User-Agent while exclude_bots = 1', async () => {
     await dropped(
       'bot',
-      { n: 'pageview', u: 'https://example.com/', w: websiteId },
+      { n: 'pageview', u: 'https://example.com/', i: websiteId },
       { ua: 'Googlebot/2.1 (+http://www.google.com/bot.html)' },
     );
     await dropped(
       'bot',
-      { n: 'pageview', u: 'https://example.com/', w: websiteId },
+      { n: 'pageview', u: 'https://example.com/', i: websiteId },
       { ua: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36' },
     );
-    await dropped('bot', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ua: '' });
+    await dropped('bot', { n: 'pageview', u: 'https://example.com/', i: websiteId }, { ua: '' });
   });
 
   test('dropped: an excluded address (CIDR or exact, v4 or v6)', async () => {
-    await dropped('ip', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '203.0.113.77' });
-    await dropped('ip', { n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '2001:db8::1' });
-    const res = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId }, { ip: '203.0.114.1' });
+    await dropped('ip', { n: 'pageview', u: 'https://example.com/', i: websiteId }, { ip: '203.0.113.77' });
+    await dropped('ip', { n: 'pageview', u: 'https://example.com/', i: websiteId }, { ip: '2001:db8::1' });
+    const res = await send({ n: 'pageview', u: 'https://example.com/', i: websiteId }, { ip: '203.0.114.1' });
     assert.equal(res.headers['x-event-dropped'], undefined);
   });
 
@@ -161,7 +161,7 @@ describe('event collection', () => {
     const res = await t.call(key, { method: 'PATCH', url: `/api/v1/websites/${websiteId}`, form: { exclude_bots: '0' } });
     assert.equal(res.statusCode, 200, res.body);
     const count = (await events()).length;
-    const sent = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId }, { ua: 'HeadlessChrome/124' });
+    const sent = await send({ n: 'pageview', u: 'https://example.com/', i: websiteId }, { ua: 'HeadlessChrome/124' });
     assert.equal(sent.headers['x-event-dropped'], undefined);
     assert.equal((await events()).length, count + 1);
     await t.call(key, { method: 'PATCH', url: `/api/v1/websites/${websiteId}`, form: { exclude_bots: '1' } });
@@ -172,24 +172,25 @@ describe('event collection', () => {
     const cases: [unknown, string][] = [
       ['{not json', 'body'],
       ['[1,2]', 'body'],
-      [{ u: 'https://example.com/', w: websiteId }, 'name'],
-      [{ n: 'pageview', w: websiteId }, 'url'],
-      [{ n: 'pageview', u: 'ftp://example.com/', w: websiteId }, 'url'],
-      [{ n: 'pageview', u: '/relative', w: websiteId }, 'url'],
-      [{ n: 'x'.repeat(121), u: 'https://example.com/', w: websiteId }, 'name'],
-      [{ n: 'pageview', u: `https://example.com/${'a'.repeat(2048)}`, w: websiteId }, 'url'],
+      [{ u: 'https://example.com/', i: websiteId }, 'name'],
+      [{ n: 'pageview', i: websiteId }, 'url'],
+      [{ n: 'pageview', u: 'ftp://example.com/', i: websiteId }, 'url'],
+      [{ n: 'pageview', u: '/relative', i: websiteId }, 'url'],
+      [{ n: 'x'.repeat(121), u: 'https://example.com/', i: websiteId }, 'name'],
+      [{ n: 'pageview', u: `https://example.com/${'a'.repeat(2048)}`, i: websiteId }, 'url'],
       [
         {
           n: 'e',
           u: 'https://example.com/',
-          w: websiteId,
+          i: websiteId,
           p: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, i])),
         },
         'props',
       ],
-      [{ n: 'e', u: 'https://example.com/', w: websiteId, p: { nested: { a: 1 } } }, 'props'],
-      [{ n: 'pageview', u: 'https://example.com/', w: 'abc' }, 'website'],
-      [{ n: 'pageview', u: 'https://example.com/', w: websiteId, sw: -5 }, 'screen_width'],
+      [{ n: 'e', u: 'https://example.com/', i: websiteId, p: '{"plan":' }, 'props'],
+      [{ n: 'e', u: 'https://example.com/', i: websiteId, p: '["pro"]' }, 'props'],
+      [{ n: 'pageview', u: 'https://example.com/', i: 'abc' }, 'website'],
+      [{ n: 'pageview', u: 'https://example.com/', i: websiteId, sw: -5 }, 'screen_width'],
     ];
     for (const [body, field] of cases) {
       const res = await send(body);
@@ -204,7 +205,7 @@ describe('event collection', () => {
   });
 
   test('413 over 8 KB, 415 for another content type, CORS preflight', async () => {
-    const big = await send({ n: 'pageview', u: 'https://example.com/', w: websiteId, r: `https://a.com/${'x'.repeat(9000)}` });
+    const big = await send({ n: 'pageview', u: 'https://example.com/', i: websiteId, r: `https://a.com/${'x'.repeat(9000)}` });
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().status, 413);
     // Another type is refused naming the types to send instead, in the usual error shape.
@@ -233,7 +234,7 @@ describe('event collection', () => {
     assert.equal(preflight.headers['access-control-max-age'], '86400');
     // An event's own answer: readable from any origin, with the drop reason exposed; the
     // preflight-only headers (ignored on it by browsers) are left off.
-    const stored = await send({ n: 'pageview', u: 'https://example.com/cors', w: websiteId });
+    const stored = await send({ n: 'pageview', u: 'https://example.com/cors', i: websiteId });
     assert.equal(stored.statusCode, 202);
     assert.equal(stored.headers['access-control-allow-origin'], '*');
     assert.equal(stored.headers['access-control-expose-headers'], 'X-Event-Dropped');
@@ -260,7 +261,7 @@ describe('event collection', () => {
     assert.equal(await stored(firstId), 1);
     assert.equal(await stored(secondId), 0);
     // The second account still gets its own events by id.
-    const byId = await send({ n: 'pageview', u: 'https://shared.example/', w: secondId });
+    const byId = await send({ n: 'pageview', u: 'https://shared.example/', i: secondId });
     assert.equal(byId.headers['x-event-dropped'], undefined);
     assert.equal(await stored(secondId), 1);
   });
@@ -350,7 +351,7 @@ describe('events per website', () => {
       // From fifteen addresses: the per-address limit is not what stops them.
       const answers = await Promise.all(
         Array.from({ length: 15 }, (_, i) =>
-          post(t, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://busy.example/', w: busy }),
+          post(t, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://busy.example/', i: busy }),
         ),
       );
       const accepted = answers.filter((r) => r.statusCode === 202).length;
@@ -363,7 +364,7 @@ describe('events per website', () => {
       }
       const stored = await t.db.handle.db.selectFrom('analytics_events').select('id').where('website_id', '=', busy).execute();
       assert.equal(stored.length, accepted, 'a refused event is not stored');
-      const other = await post(t, '203.0.113.99', { n: 'pageview', u: 'https://quiet.example/', w: quiet });
+      const other = await post(t, '203.0.113.99', { n: 'pageview', u: 'https://quiet.example/', i: quiet });
       assert.equal(other.statusCode, 202);
       assert.equal(other.headers['x-event-dropped'], undefined);
     } finally {
@@ -378,7 +379,7 @@ describe('events per website', () => {
       const id = created.json().data.id as number;
       const answers = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          post(open, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://open.example/', w: id }),
+          post(open, `203.0.113.${i + 1}`, { n: 'pageview', u: 'https://open.example/', i: id }),
         ),
       );
       assert.deepEqual(

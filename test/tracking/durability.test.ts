@@ -45,7 +45,7 @@ describe('durability of acknowledged events', () => {
       fetch(`http://127.0.0.1:${port}/api/event`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': CHROME, 'x-forwarded-for': `198.51.100.${sender + 1}` },
-        body: JSON.stringify({ n: 'pageview', u: `https://durable.example${page}`, w: websiteId }),
+        body: JSON.stringify({ n: 'pageview', u: `https://durable.example${page}`, i: websiteId }),
       });
     const acknowledged: string[] = [];
     const attempted = new Set<string>();

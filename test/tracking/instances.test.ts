@@ -76,7 +76,7 @@ describe('two instances on one database', () => {
       method: 'POST',
       url: '/api/event',
       headers: { 'content-type': 'application/json', 'user-agent': client.ua, 'x-forwarded-for': client.ip },
-      payload: JSON.stringify({ n: 'pageview', u: `https://shared.example${page}`, w: websiteId }),
+      payload: JSON.stringify({ n: 'pageview', u: `https://shared.example${page}`, i: websiteId }),
     });
     assert.equal(res.statusCode, 202, res.body);
     assert.equal(res.headers['x-event-dropped'], undefined);
@@ -167,7 +167,7 @@ describe('two instances on one database', () => {
         method: 'POST',
         url: '/api/event',
         headers: { 'content-type': 'application/json', 'user-agent': AGENTS[0], 'x-forwarded-for': '8.8.4.4' },
-        payload: JSON.stringify({ n: 'pageview', u: `https://${host}${page}`, w: website }),
+        payload: JSON.stringify({ n: 'pageview', u: `https://${host}${page}`, i: website }),
       });
     assert.equal((await event(goneId, 'gone.example', '/first')).statusCode, 202); // instance 0 now holds the website
     assert.equal((await api(1, 'DELETE', `/api/v1/websites/${goneId}`)).statusCode, 200);
@@ -233,7 +233,7 @@ describe('two `rankscope serve` processes on one database', () => {
           fetch(`http://127.0.0.1:${servers[i % 2].port}/api/event`, {
             method: 'POST',
             headers: { 'content-type': 'text/plain', 'user-agent': client.ua, 'x-forwarded-for': client.ip },
-            body: JSON.stringify({ n: 'pageview', u: `https://two.example/p${i % 7}`, w: id }),
+            body: JSON.stringify({ n: 'pageview', u: `https://two.example/p${i % 7}`, i: id }),
           }).then(async (res) => `${res.status} ${await res.text()}`),
         ),
       ),

@@ -2,7 +2,14 @@
 // adds to the rollups, visits and their landing pages, a visitor once per value per day.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_SEEN_PER_DIMENSION, rollUp, type StoredEvent, type VisitorState, visitorKey } from '../../src/tracking/rollup.js';
+import {
+  MAX_SEEN_PER_DIMENSION,
+  propDimension,
+  rollUp,
+  type StoredEvent,
+  type VisitorState,
+  visitorKey,
+} from '../../src/tracking/rollup.js';
 
 const T0 = Date.parse('2026-05-01T10:00:00Z');
 const MIN = 60_000;
@@ -124,4 +131,40 @@ test('a visitor counts under at most MAX_SEEN_PER_DIMENSION values of one dimens
 test('null values (no referrer, no campaign, no city) make no rows', () => {
   const rows = counted([event({ language: null, resolution: null })]);
   assert.ok(!rows.some((r) => /^(referrer|source|campaign|city|language|resolution) /.test(r)), rows.join(', '));
+});
+
+test('custom properties: every event (pageviews too) counts once under each key, its value over all events and under its event name', () => {
+  const increments = rollUp(
+    [
+      event({ props: JSON.stringify({ plan: 'pro', seats: 3, beta: 'true' }) }),
+      event({ name: 'Signup', visitor: 'v2', props: JSON.stringify({ plan: 'pro' }) }),
+      event({ name: 'Signup', visitor: 'v3', props: JSON.stringify({ plan: 'team' }) }),
+    ],
+    new Map(),
+  ).increments.filter((r) => r.dimension.startsWith('prop'));
+  assert.deepEqual(increments.map((r) => `${r.dimension} ${r.value}=${r.count}${r.propKey ? ` (${r.propKey})` : ''}`).sort(), [
+    'prop:4:beta true=1 (beta)',
+    'prop:4:beta:pageview true=1 (beta)',
+    'prop:4:plan pro=2 (plan)',
+    'prop:4:plan team=1 (plan)',
+    'prop:4:plan:Signup pro=1 (plan)',
+    'prop:4:plan:Signup team=1 (plan)',
+    'prop:4:plan:pageview pro=1 (plan)',
+    'prop:5:seats 3=1 (seats)',
+    'prop:5:seats:pageview 3=1 (seats)',
+    'prop_key beta=1',
+    'prop_key plan=3',
+    'prop_key seats=1',
+  ]);
+  // A key's own row comes before its values' (the value cap decides the key first).
+  const order = increments.map((r) => r.dimension);
+  assert.ok(order.indexOf('prop_key') < order.indexOf('prop:4:plan'));
+});
+
+test('a property’s dimension names its key and event name unambiguously', () => {
+  assert.equal(propDimension('plan'), 'prop:4:plan');
+  assert.equal(propDimension('plan', 'Signup'), 'prop:4:plan:Signup');
+  // A key holding a colon cannot pass for a key and an event name.
+  assert.notEqual(propDimension('a:b'), propDimension('a', 'b'));
+  assert.notEqual(propDimension('a:b', 'c'), propDimension('a', 'b:c'));
 });

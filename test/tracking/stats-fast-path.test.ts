@@ -48,6 +48,14 @@ function events(websiteId: number, at: number, count: number, random: () => numb
           ? `/${tag}/${Math.floor(random() * 30)}`
           : SPECIAL[i % SPECIAL.length];
     const visitor = `v${tag}${Math.floor(random() * 40)}`;
+    // Custom properties on a third of the events: values that recur, of that day, and the special ones.
+    const plan =
+      random() < 0.5
+        ? ['pro', 'Pro', 'team'][Math.floor(random() * 3)]
+        : random() < 0.5
+          ? `${tag}-${i}`
+          : SPECIAL[i % SPECIAL.length];
+    const props = random() < 0.3 ? JSON.stringify({ plan, seats: Math.floor(random() * 5) }) : null;
     list.push({
       websiteId,
       at: t,
@@ -68,7 +76,7 @@ function events(websiteId: number, at: number, count: number, random: () => numb
       city: null,
       language: null,
       resolution: null,
-      props: null,
+      props,
     });
   }
   return list;
@@ -148,19 +156,27 @@ describe('stats: the fast path answers as one query over the whole range', () =>
     const stats = new StatsService(repo, { clock });
     for (const range of Object.values(RANGES)) {
       for (const name of STAT_NAMES) {
-        for (const [limit, offset] of [PAGES[0], PAGES[4]]) await same(stats, { websiteId, name, ...range }, limit, offset);
+        // `prop`: one property's values over every event, and over one event name's.
+        const variants =
+          name === 'prop' ? [{ prop: 'plan' }, { prop: 'seats', event: 'pageview' }, { prop: 'plan', event: 'Signup' }] : [{}];
+        for (const variant of variants) {
+          for (const [limit, offset] of [PAGES[0], PAGES[4]])
+            await same(stats, { websiteId, name, ...range, ...variant }, limit, offset);
+        }
       }
+      for (const [limit, offset] of [PAGES[0], PAGES[4]])
+        await same(stats, { websiteId, name: 'prop_key', ...range }, limit, offset);
     }
   });
 
   test('top lists: every order, search and page', async () => {
     const stats = new StatsService(repo, { clock });
     for (const range of [RANGES['past days and today'], RANGES['past days only']]) {
-      for (const name of ['page', 'referrer', 'event'] as const) {
+      for (const [name, prop] of [['page'], ['referrer'], ['event'], ['prop', 'plan']] as const) {
         for (const order of ORDERS) {
           for (const search of SEARCHES) {
             for (const [limit, offset] of PAGES)
-              await same(stats, { websiteId, name, ...range, search, ...order }, limit, offset);
+              await same(stats, { websiteId, name, prop, ...range, search, ...order }, limit, offset);
           }
         }
       }

@@ -182,7 +182,7 @@ describe('GET /api/v1/stats/{website}', () => {
         method: 'POST',
         url: '/api/event',
         headers: { 'content-type': 'application/json', 'user-agent': who.ua, 'x-forwarded-for': who.ip },
-        payload: JSON.stringify({ ...body, w: websiteId }),
+        payload: JSON.stringify({ ...body, i: websiteId }),
       });
       assert.equal(res.statusCode, 202, res.body);
       assert.equal(res.headers['x-event-dropped'], undefined, `${at} stored`);

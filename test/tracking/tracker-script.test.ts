@@ -70,7 +70,7 @@ describe('GET /js/script.js', () => {
       method: 'POST',
       url: '/api/event',
       headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://shop.example' },
-      payload: JSON.stringify({ n: 'pageview', u: 'https://shop.example/', w: 999_999 }),
+      payload: JSON.stringify({ n: 'pageview', u: 'https://shop.example/', i: 999_999 }),
     });
     assert.equal(res.statusCode, 202);
     assert.equal(res.headers['x-event-dropped'], 'website');
@@ -190,7 +190,7 @@ describe('the tracker in a fake window', () => {
       body: {
         n: 'pageview',
         u: 'https://www.example.com/pricing?plan=pro',
-        w: '42',
+        i: '42',
         d: null,
         r: 'https://news.example/item',
         sw: 1440,
@@ -234,7 +234,7 @@ describe('the tracker in a fake window', () => {
         ['Bare', undefined],
       ],
     );
-    assert.equal(sent[1].body.w, '42');
+    assert.equal(sent[1].body.i, '42');
   });
 
   test('data-domain instead of data-website; a refused beacon falls back to fetch with keepalive', () => {

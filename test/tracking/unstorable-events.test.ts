@@ -53,12 +53,12 @@ describe('events a database cannot store as sent', () => {
 
   test('40 events sent beside events with a NUL in every field: all 202, all stored and counted, no NUL kept', async () => {
     const id = await website('nul.example');
-    const normal = Array.from({ length: 40 }, (_, i) => ({ n: 'pageview', u: `https://nul.example/page/${i}`, w: id }));
+    const normal = Array.from({ length: 40 }, (_, i) => ({ n: 'pageview', u: `https://nul.example/page/${i}`, i: id }));
     const withNul = [
-      { n: 'page\u0000view', u: 'https://nul.example/name', w: id },
-      { n: 'pageview', u: 'https://nul.example/utm?utm_source=%00news%00letter&utm_campaign=%00', w: id },
-      { n: 'sign\u0000up', u: 'https://nul.example/props', w: id, p: { 'pl\u0000an': 'pr\u0000o', '\u0000': 'dropped' } },
-      { n: 'pageview', u: 'https://nul.example/a\u0000b', w: id, r: 'https://ref.example/\u0000x', l: 'en\u0000-us' },
+      { n: 'page\u0000view', u: 'https://nul.example/name', i: id },
+      { n: 'pageview', u: 'https://nul.example/utm?utm_source=%00news%00letter&utm_campaign=%00', i: id },
+      { n: 'sign\u0000up', u: 'https://nul.example/props', i: id, p: { 'pl\u0000an': 'pr\u0000o', '\u0000': 'dropped' } },
+      { n: 'pageview', u: 'https://nul.example/a\u0000b', i: id, r: 'https://ref.example/\u0000x', l: 'en\u0000-us' },
       { n: 'pageview', u: 'https://nul.example/domain', d: 'nul.example\u0000' },
     ];
     // Sent together, so the writer batches NUL events and normal ones into the same transactions.
@@ -94,7 +94,7 @@ describe('events a database cannot store as sent', () => {
     const bodies = Array.from({ length: 41 }, (_, i) => ({
       n: 'pageview',
       u: `https://refused.example/${i === 20 ? 'refused' : `page/${i}`}`,
-      w: id,
+      i: id,
     }));
     const answers = await Promise.all(bodies.map((body, i) => send(body, i + 1)));
     const statuses = answers.map((res) => res.statusCode);

@@ -52,7 +52,7 @@ describe(`ANALYTICS_MAX_VALUES=${MAX}: the values past the cap count under (othe
       payload: JSON.stringify({
         n: 'pageview',
         u: `https://caps.example/p${i}?utm_source=source${i}&utm_campaign=campaign${i}`,
-        w: id,
+        i: id,
         r: `https://referrer${i}.example/`,
         l: LANGUAGES[i % 5],
         sw: SCREENS[i % 5][0],
@@ -217,6 +217,45 @@ describe('the cap inside one batch, and over a database from before it', () => {
     assert.deepEqual(failures, []);
     assert.deepEqual(await pageRows(db.handle, id), ['(other)=4', '/a=2', '/z=2']);
     assert.deepEqual(await pageRows(db.handle, id, 'event'), ['(other)=3', 'Share=1', 'Signup=1']);
+  });
+
+  test('custom properties: each key keeps its own values; a key past the cap counts under (other) and stores no values', async () => {
+    const id = await site(db.handle, 'props.example');
+    const repo = new AnalyticsRepository(db.handle.db, db.handle.engine, systemClock, 2);
+    const withProps = (visitor: string, props: Record<string, string | number>, name = 'pageview'): StoredEvent => ({
+      ...event(id, '/', visitor),
+      name,
+      props: JSON.stringify(props),
+    });
+    // The longest key and event name there are: a dimension of 193 characters.
+    const longKey = 'k'.repeat(64);
+    const longName = 'n'.repeat(120);
+    assert.deepEqual(await repo.record([withProps('a', { plan: 'pro' }), withProps('b', { [longKey]: 'v' }, longName)]), []);
+    assert.deepEqual(
+      await repo.record([
+        withProps('c', { extra: 'x', plan: 'team' }), // a third key: (other); plan's second value is kept
+        withProps('d', { plan: 'free' }), // plan's third value: (other)
+        withProps('e', { more: 'y' }), // a fourth key: (other)
+        withProps('f', { plan: 'pro' }),
+        withProps('g', { '(other)': 'sent' }), // a client's own key "(other)" is that key's row
+      ]),
+      [],
+    );
+    assert.deepEqual(await pageRows(db.handle, id, 'prop_key'), ['(other)=3', `${longKey}=1`, 'plan=4']);
+    assert.deepEqual(await pageRows(db.handle, id, 'prop:4:plan'), ['(other)=1', 'pro=2', 'team=1']);
+    assert.deepEqual(await pageRows(db.handle, id, 'prop:4:plan:pageview'), ['(other)=1', 'pro=2', 'team=1']);
+    assert.deepEqual(await pageRows(db.handle, id, `prop:64:${longKey}:${longName}`), ['v=1']);
+    const dimensions = await db.handle.db
+      .selectFrom('analytics_rollups')
+      .select('dimension')
+      .distinct()
+      .where('website_id', '=', id)
+      .where('dimension', 'like', 'prop:%')
+      .execute();
+    assert.ok(
+      !dimensions.some((d) => d.dimension.startsWith('prop:5:extra') || d.dimension.startsWith('prop:4:more')),
+      'no values of a key past the cap',
+    );
   });
 
   test('a database migrated with rollups already stored counts their values against the cap', async () => {

@@ -90,7 +90,7 @@ export function assertPageBasics(html: string, { noindex }: { noindex: boolean }
       if (href === undefined) continue;
       assert.match(
         href,
-        /^(https?:\/\/|\/reports\/\d+$|\/websites\/\d+\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$)/,
+        /^(https?:\/\/|\/reports\/\d+$|\/websites\/\d+\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}(&prop=[\w.~%-]+)?$)/,
         `href ${href}`,
       );
       // Links taken from analysed pages are kept at arm's length; the DB-IP credit is ours, a

@@ -94,32 +94,32 @@ describe('website share page: traffic', () => {
     t = await testApp({ TRUST_PROXY: '1' }, { clock });
     user = await t.account();
     websiteId = await createWebsite('stats.example');
-    const w = websiteId;
+    const i = websiteId;
     // 9 March: A (US, Chrome) views / from Hacker News, then /pricing, and signs up; B (DE, iPhone) views / from Google.
     await send('2026-03-09T10:00:00Z', {
       n: 'pageview',
       u: 'https://stats.example/',
-      w,
+      i,
       r: 'https://news.ycombinator.com/item?id=1',
     });
-    await send('2026-03-09T10:05:00Z', { n: 'pageview', u: 'https://stats.example/pricing', w, r: 'https://stats.example/' });
-    await send('2026-03-09T10:06:00Z', { n: 'Signup', u: 'https://stats.example/pricing', w });
+    await send('2026-03-09T10:05:00Z', { n: 'pageview', u: 'https://stats.example/pricing', i, r: 'https://stats.example/' });
+    await send('2026-03-09T10:06:00Z', { n: 'Signup', u: 'https://stats.example/pricing', i, p: { plan: 'pro' } });
     await send(
       '2026-03-09T11:00:00Z',
-      { n: 'pageview', u: 'https://stats.example/', w, r: 'https://www.google.com/' },
+      { n: 'pageview', u: 'https://stats.example/', i, r: 'https://www.google.com/' },
       { ua: IPHONE, ip: DE },
     );
     // 10 March: A again (a new day: a new visitor id), views /; C (NL, Firefox) views /pricing from Hacker News,
     // signs up and downloads.
-    await send('2026-03-10T09:00:00Z', { n: 'pageview', u: 'https://stats.example/', w });
+    await send('2026-03-10T09:00:00Z', { n: 'pageview', u: 'https://stats.example/', i, p: { plan: 'free', theme: 'dark' } });
     const c = { ua: FIREFOX, ip: NL };
     await send(
       '2026-03-10T09:30:00Z',
-      { n: 'pageview', u: 'https://stats.example/pricing', w, r: 'https://news.ycombinator.com/' },
+      { n: 'pageview', u: 'https://stats.example/pricing', i, r: 'https://news.ycombinator.com/' },
       c,
     );
-    await send('2026-03-10T09:31:00Z', { n: 'Signup', u: 'https://stats.example/pricing', w }, c);
-    await send('2026-03-10T09:32:00Z', { n: 'Download', u: 'https://stats.example/pricing', w }, c);
+    await send('2026-03-10T09:31:00Z', { n: 'Signup', u: 'https://stats.example/pricing', i, p: { plan: 'pro' } }, c);
+    await send('2026-03-10T09:32:00Z', { n: 'Download', u: 'https://stats.example/pricing', i, p: { file: 'guide.pdf' } }, c);
     clock.set(Date.parse('2026-03-10T18:00:00Z'));
   });
   after(() => t.close());
@@ -267,11 +267,74 @@ describe('website share page: traffic', () => {
     assert.ok(!findOne((e) => e.attribs.class === 'notice', [blank.doc]), 'empty fields are no request');
   });
 
+  test('custom properties: the most used one’s values, and a form (no JavaScript) to choose another, keeping the range', async () => {
+    const props = (doc: Document) => {
+      const section = findOne((e) => e.name === 'section' && e.attribs['aria-labelledby'] === 'top-props-heading', [doc]);
+      assert.ok(section, 'the custom properties are shown');
+      const form = findOne((e) => e.name === 'form' && e.attribs.class === 'prop-form', [section]);
+      const select = form && findOne((e) => e.name === 'select', [form]);
+      const hidden = form ? Object.fromEntries(all(form, 'input').map((i) => [i.attribs.name, i.attribs.value])) : {};
+      return {
+        section,
+        form,
+        options: select
+          ? all(select, 'option').map((o) => `${o.attribs.value}${o.attribs.selected !== undefined ? ' (selected)' : ''}`)
+          : [],
+        label: select ? text(findOne((e) => e.name === 'label' && e.attribs.for === select.attribs.id, [form!])!) : null,
+        hidden,
+        rows: topList(doc, 'props'),
+        head: all(section, 'th').map(text),
+        caption: one(section, 'caption') ? text(one(section, 'caption')!) : null,
+      };
+    };
+    // The last 30 days: plan on 3 events (pro twice), then file and theme once each.
+    const shown = props((await open(`/websites/${websiteId}`)).doc);
+    assert.deepEqual(shown.options, ['plan (selected)', 'file', 'theme']);
+    assert.equal(shown.label, 'Property');
+    assert.equal(shown.form!.attribs.method, 'get');
+    assert.equal(shown.form!.attribs.action, `/websites/${websiteId}`);
+    assert.deepEqual(shown.hidden, { from: '2026-02-09', to: '2026-03-10' }, 'the form keeps the range');
+    assert.deepEqual(shown.rows, [
+      ['pro', '2'],
+      ['free', '1'],
+    ]);
+    assert.deepEqual(shown.head, ['plan', 'Events']);
+    assert.equal(shown.caption, 'Values of the custom property plan, 9 Feb 2026 to 10 Mar 2026');
+
+    // Another property, chosen: the range form and the preset links keep it.
+    const theme = await open(`/websites/${websiteId}?from=2026-03-01&to=2026-03-10&prop=theme`);
+    const chosen = props(theme.doc);
+    assert.deepEqual(chosen.options, ['plan', 'file', 'theme (selected)']);
+    assert.deepEqual(chosen.rows, [['dark', '1']]);
+    const rangeForm = findOne((e) => e.name === 'form' && e.attribs.class === 'range-form', [theme.doc])!;
+    assert.deepEqual(
+      all(rangeForm, 'input')
+        .filter((i) => i.attribs.type === 'hidden')
+        .map((i) => [i.attribs.name, i.attribs.value]),
+      [['prop', 'theme']],
+    );
+    const preset = findOne((e) => e.name === 'a' && text(e) === 'Last 7 days', [theme.doc])!;
+    assert.equal(preset.attribs.href, `/websites/${websiteId}?from=2026-03-04&to=2026-03-10&prop=theme`);
+
+    // One day: only that day's properties.
+    assert.deepEqual(props((await open(`/websites/${websiteId}?from=2026-03-09&to=2026-03-09`)).doc).rows, [['pro', '1']]);
+    // A property nobody sent is offered as asked, with nothing to list.
+    const none = props((await open(`/websites/${websiteId}?prop=${encodeURIComponent('size & fit')}`)).doc);
+    assert.deepEqual(none.options, ['size & fit (selected)', 'plan', 'file', 'theme']);
+    assert.match(text(none.section), /No event carried size & fit in this range/);
+  });
+
   test('values sent from the internet are escaped: page paths, referrers, event names', async () => {
     const id = await createWebsite('xss.example');
-    await send('2026-03-10T10:00:00Z', { n: 'pageview', u: 'https://xss.example/a\'"><svg onload=alert(1)>', w: id });
-    await send('2026-03-10T10:01:00Z', { n: '<img src=x onerror=alert(2)>', u: 'https://xss.example/', w: id });
-    await send('2026-03-10T10:02:00Z', { n: '"><script>alert(3)</script>', u: 'https://xss.example/', w: id });
+    await send('2026-03-10T10:00:00Z', { n: 'pageview', u: 'https://xss.example/a\'"><svg onload=alert(1)>', i: id });
+    await send('2026-03-10T10:01:00Z', { n: '<img src=x onerror=alert(2)>', u: 'https://xss.example/', i: id });
+    await send('2026-03-10T10:02:00Z', { n: '"><script>alert(3)</script>', u: 'https://xss.example/', i: id });
+    await send('2026-03-10T10:02:30Z', {
+      n: 'Signup',
+      u: 'https://xss.example/',
+      i: id,
+      p: { '"><b onmouseover=alert(7)>': '<img src=x onerror=alert(8)>' },
+    });
     // What collection never stores (it keeps only a referrer's host), written straight to the
     // tables, so the page is tested on worse than the collector lets through.
     const hostile: StoredEvent = {
@@ -300,6 +363,7 @@ describe('website share page: traffic', () => {
     clock.set(Date.parse('2026-03-10T18:00:00Z'));
 
     const { body, doc } = await open(`/websites/${id}`);
+    assert.deepEqual(topList(doc, 'props'), [['<img src=x onerror=alert(8)>', '1']]);
     for (const payload of ['<svg onload', '<img src=x', '<script', '<b onmouseover', '<i>', '"><svg>']) {
       assert.ok(!body.includes(payload), `${payload} is escaped`);
     }
@@ -308,7 +372,7 @@ describe('website share page: traffic', () => {
     assert.ok(body.includes('&quot;&gt;&lt;img src=x onerror=alert(5)&gt;'));
     assert.deepEqual(
       topList(doc, 'event').map((r) => r[0]),
-      ['"><script>alert(3)</script>', '<img src=x onerror=alert(2)>'],
+      ['"><script>alert(3)</script>', '<img src=x onerror=alert(2)>', 'Signup'],
     );
     assert.ok(topList(doc, 'page').some((r) => r[0] === "/a'%22%3E%3Csvg%20onload=alert(1)%3E"));
     assert.deepEqual(topList(doc, 'referrer'), [['"><img src=x onerror=alert(5)>', '1']]);
@@ -341,7 +405,7 @@ describe('website share page: traffic', () => {
 
   test('privacy: a private website answers 404; a password one shows its traffic only once unlocked', async () => {
     const id = await createWebsite('locked.example', { privacy: '1' });
-    await send('2026-03-10T12:00:00Z', { n: 'pageview', u: 'https://locked.example/secret-page', w: id });
+    await send('2026-03-10T12:00:00Z', { n: 'pageview', u: 'https://locked.example/secret-page', i: id });
     clock.set(Date.parse('2026-03-10T18:00:00Z'));
     const hidden = await page(`/websites/${id}`);
     assert.equal(hidden.statusCode, 404);
@@ -404,6 +468,7 @@ test('a top list shows its first 10 values and says how many there are', () => {
     fellBack: false,
     days: [{ day: '2026-03-10', visitors: 5, pageviews: 12 }],
     lists: { page: { total: 12, rows: pages }, referrer: none, country: none, browser: none, device: none, event: none },
+    props: { keys: none, key: null, asked: null, values: none },
     origin: 'https://rankscope.test',
   };
   const doc = assertPageBasics(renderWebsitePage({ id: 3, domain: 'many.example' }, [], { traffic }), { noindex: false });
@@ -411,6 +476,10 @@ test('a top list shows its first 10 values and says how many there are', () => {
   const heading = byId(doc, 'top-page-heading')!;
   assert.equal(text(one(heading.parent as Element, 'p')!), 'Top 10 of 12');
   assert.match(text(findOne((e) => e.attribs['aria-labelledby'] === 'top-referrer-heading', [doc])!), /None in this range/);
+  // No custom property in the range: no form, and the list says so like the others.
+  const props = findOne((e) => e.attribs['aria-labelledby'] === 'top-props-heading', [doc])!;
+  assert.match(text(props), /Custom properties None in this range/);
+  assert.equal(one(props, 'form'), null);
   // The preset for the range shown is marked as the current one.
   const current = findAll((e) => e.name === 'a' && e.attribs['aria-current'] === 'page', [doc]);
   assert.deepEqual(

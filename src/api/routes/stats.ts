@@ -26,6 +26,25 @@ function rangeRule(from: string | null | undefined, to: string | null | undefine
   if (from && to && to < from) addError(errors, 'to', 'The to must be a date after or equal to from.');
 }
 
+/** The range's rules, and prop's required_if:name,prop (no alias of name means prop). */
+function queryRules(
+  valid: { from?: string | null; to?: string | null; name?: string; prop?: string | null },
+  errors: FieldErrors,
+): void {
+  rangeRule(valid.from, valid.to, errors);
+  if (valid.name === 'prop' && !valid.prop) addError(errors, 'prop', 'The prop field is required when name is prop.');
+}
+
+/** The links of a `prop` page carry its key and event name. */
+function propLinks(name: string, query: { prop?: string | null; event?: string | null }): [string, string | null][] {
+  return name === 'prop'
+    ? [
+        ['prop', query.prop ?? null],
+        ['event', query.event ?? null],
+      ]
+    : [];
+}
+
 export function statsRoutes(app: Api, { websites, stats, clock }: StatsDeps): void {
   app.get(
     '/stats/:id',
@@ -52,13 +71,14 @@ export function statsRoutes(app: Api, { websites, stats, clock }: StatsDeps): vo
     async (request, reply) => {
       const website = await websites.find(request.user!.id, request.params.id);
       if (!website) throw notFound('Website');
-      const query = await withRules(request, (valid, errors) => rangeRule(valid.from, valid.to, errors), 'querystring');
+      const query = await withRules(request, queryRules, 'querystring');
       const name = canonicalStatName(query.name);
       const { sortBy, sort } = statsOrder(name, knownSortBy(query.sort_by), query.sort);
       const search = query.search ?? null;
       // A long span reads (and zero-fills) no more than the website's life.
       const { from, to } = boundedRange(query.from, query.to, website.created_at.slice(0, 10), utcDay(clock.now()));
-      const q = { websiteId: website.id, name, from, to, search, sortBy, sort };
+      const prop = name === 'prop' ? { prop: query.prop ?? null, event: query.event ?? null } : {};
+      const q = { websiteId: website.id, name, from, to, search, sortBy, sort, ...prop };
 
       if (query.format === 'csv') {
         // Streamed: rows become text as the client reads them (bounded memory per export).
@@ -95,6 +115,7 @@ export function statsRoutes(app: Api, { websites, stats, clock }: StatsDeps): vo
           ['sort_by', sortBy],
           ['sort', sort],
           ['per_page', perPage],
+          ...propLinks(name, query),
         ],
       });
     },

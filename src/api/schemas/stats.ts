@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_PROP_KEY } from '../../tracking/event-input.js';
 import { MAX_RANGE_DAYS, STAT_PARAMETER_NAMES } from '../../tracking/stats-service.js';
 import { PER_PAGE_VALUES } from '../pagination.js';
 import { IntegerEnum, Page, Paginated, Search, Sort, StringEnum } from './common.js';
@@ -12,7 +13,8 @@ export const StatsQuery = Type.Object({
   name: StringEnum(STAT_PARAMETER_NAMES, {
     description:
       'pageviews and visitors: one row per day (zero-filled); pageviews_hours and visitors_hours: 24 rows, 00–23 (UTC); ' +
-      'page: pageviews; landing_page: visits; event: custom events; the others: visitors, counted once per value per day. ' +
+      'page: pageviews; landing_page: visits; event: custom events; prop: the values of the custom property `prop` ' +
+      '(events); the others: visitors, counted once per value per day. ' +
       'Aliases: pageview, visitor, operating_system (os), screen_resolution (resolution).',
   }),
   from: Day('First day, YYYY-MM-DD (UTC), included'),
@@ -38,6 +40,16 @@ export const StatsQuery = Type.Object({
   page: Type.Optional(Page),
   format: Type.Optional(
     StringEnum(['json', 'csv'], { default: 'json', description: 'csv: every row (no paging) as text/csv, header value,count' }),
+  ),
+  prop: Type.Optional(
+    Type.String({
+      maxLength: MAX_PROP_KEY,
+      description:
+        'With name=prop (required there): the custom property key whose values are listed, each counting the events that carried it',
+    }),
+  ),
+  event: Type.Optional(
+    Type.String({ maxLength: 120, description: 'With name=prop: only the events of this name (`pageview` included)' }),
   ),
 });
 

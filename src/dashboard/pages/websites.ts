@@ -33,6 +33,9 @@ const rangeQuery = Type.Object({
   to: Type.Optional(
     Type.String({ description: 'Last day (UTC), YYYY-MM-DD; an unusable range shows the last 30 days with a note' }),
   ),
+  prop: Type.Optional(
+    Type.String({ description: 'The custom property whose values are shown; default: the one the most events carried' }),
+  ),
 });
 
 /** The posted values, kept for a refused form. */
@@ -221,10 +224,13 @@ export const websitesPages: PageModule = (app, deps) => {
       if (!website) return reply;
       const query = queryFields(request);
       const range = statsRange({ from: query.from, to: query.to }, deps.clock);
-      const traffic = await loadTraffic(deps.stats, website.id, range, {
-        today: utcDay(deps.clock.now()),
-        origin: originOf(request),
-      });
+      const traffic = await loadTraffic(
+        deps.stats,
+        website.id,
+        range,
+        { today: utcDay(deps.clock.now()), origin: originOf(request) },
+        query.prop,
+      );
       return sendAppPage(
         request,
         reply,

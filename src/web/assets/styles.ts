@@ -250,8 +250,8 @@ summary:hover { text-decoration: underline; }
 
 /* Website traffic: range, totals, the two-series chart, top lists */
 
-.range-form { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.75rem 1rem; margin: 0.5rem 0; }
-.range-form .form-field { margin: 0; flex: 1 1 10rem; max-width: 14rem; }
+.range-form, .prop-form { display: flex; flex-wrap: wrap; align-items: flex-end; gap: 0.75rem 1rem; margin: 0.5rem 0; }
+.range-form .form-field, .prop-form .form-field { margin: 0; flex: 1 1 10rem; max-width: 14rem; }
 .range-presets { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; margin: 0.5rem 0; padding: 0; }
 .range-presets a { display: inline-block; padding: 0.25rem 0; }
 .range-presets a[aria-current="page"] { color: var(--text); font-weight: 600; text-decoration: none; }

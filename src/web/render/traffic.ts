@@ -12,6 +12,8 @@ export const TOP_LISTS = ['page', 'referrer', 'country', 'browser', 'device', 'e
 export type TopListName = (typeof TOP_LISTS)[number];
 /** Rows shown per top list. */
 export const TOP_LIMIT = 10;
+/** Custom property keys offered to choose from (the most used first). */
+export const PROP_KEYS_LIMIT = 100;
 
 export interface TopList {
   /** How many values the range has in all (only the first TOP_LIMIT are in `rows`). */
@@ -30,8 +32,19 @@ export interface WebsiteTraffic {
   /** Every day of the range, in order. */
   days: readonly DayCounts[];
   lists: Readonly<Record<TopListName, TopList>>;
+  /** Custom properties: the keys (the most used first), the one shown with its values, and the one asked for. */
+  props: PropsTraffic;
   /** Where this service is reached (`https://host`), for the install snippet. */
   origin: string;
+}
+
+export interface PropsTraffic {
+  keys: TopList;
+  /** The property shown: the one asked for, else the most used; null when the range has none. */
+  key: string | null;
+  /** Asked for by the page's query (kept when the range changes). */
+  asked: string | null;
+  values: TopList;
 }
 
 /** Preset ranges offered as links: days, today included. */
@@ -76,12 +89,15 @@ function rangeText(from: string, to: string): string {
 }
 
 function renderRange(path: string, t: WebsiteTraffic): SafeHtml {
+  const asked = t.props.asked;
+  const prop = asked === null ? '' : `&prop=${encodeURIComponent(asked)}`;
   const presets = PRESETS.map((days) => {
     const from = addDays(t.today, -(days - 1));
     const current = from === t.from && t.today === t.to;
-    return html`<li><a href="${path}?from=${from}&amp;to=${t.today}"${current ? html` aria-current="page"` : ''}>Last ${days} days</a></li>`;
+    return html`<li><a href="${path}?from=${from}&amp;to=${t.today}${prop}"${current ? html` aria-current="page"` : ''}>Last ${days} days</a></li>`;
   });
   return html`<form class="range-form" method="get" action="${path}">
+${asked === null ? '' : html`<input type="hidden" name="prop" value="${asked}">`}
 <div class="form-field"><label for="range-from">From</label><input type="date" id="range-from" name="from" value="${t.from}" required></div>
 <div class="form-field"><label for="range-to">To</label><input type="date" id="range-to" name="to" value="${t.to}" required></div>
 <button class="button" type="submit">Show</button>
@@ -107,6 +123,43 @@ function renderTopList(name: TopListName, list: TopList, range: string): SafeHtm
 <div class="section-head"><h2 id="${id}">${title}</h2>${more}</div>
 ${body}
 ${name === 'country' ? html`<p class="credit">${DB_IP_CREDIT}</p>` : ''}
+</section>`;
+}
+
+/**
+ * The custom properties: a form to choose the property (a GET form: no JavaScript needed; it
+ * keeps the range) and a table of the chosen one's values, each counting the events that carried it.
+ */
+function renderProps(path: string, t: WebsiteTraffic, range: string): SafeHtml {
+  const { keys, key, values } = t.props;
+  const id = 'top-props-heading';
+  if (key === null) {
+    return html`<section class="card top-list" aria-labelledby="${id}">
+<div class="section-head"><h2 id="${id}">Custom properties</h2></div>
+<p class="muted">None in this range.</p>
+</section>`;
+  }
+  const options = keys.rows.some((r) => r.value === key) ? keys.rows : [{ value: key, count: 0 }, ...keys.rows];
+  const shown = values.rows.slice(0, TOP_LIMIT);
+  const more = values.total > shown.length ? html`<p>Top ${shown.length} of ${formatCount(values.total)}</p>` : '';
+  const body =
+    shown.length === 0
+      ? html`<p class="muted">No event carried ${key} in this range.</p>`
+      : html`<table class="data-table top-table">
+<caption class="visually-hidden">Values of the custom property ${key}, ${range}</caption>
+<thead><tr><th scope="col">${truncate(key, 100)}</th><th scope="col" class="num">Events</th></tr></thead>
+<tbody>${shown.map((r) => html`<tr><td>${truncate(r.value, 300)}</td><td class="num">${formatCount(r.count)}</td></tr>`)}</tbody>
+</table>`;
+  return html`<section class="card top-list" aria-labelledby="${id}">
+<div class="section-head"><h2 id="${id}">Custom properties</h2>${more}</div>
+<form class="prop-form" method="get" action="${path}">
+<input type="hidden" name="from" value="${t.from}"><input type="hidden" name="to" value="${t.to}">
+<div class="form-field"><label for="prop-key">Property</label><select id="prop-key" name="prop">${options.map(
+    (r) => html`<option value="${r.value}"${r.value === key ? html` selected` : ''}>${truncate(r.value, 100)}</option>`,
+  )}</select></div>
+<button class="button" type="submit">Show</button>
+</form>
+${body}
 </section>`;
 }
 
@@ -154,5 +207,5 @@ ${renderTrafficChart(t.days)}
 </table></details>
 </section>`;
 
-  return html`${head}${chart}<div class="top-lists">${TOP_LISTS.map((name) => renderTopList(name, t.lists[name], range))}</div>`;
+  return html`${head}${chart}<div class="top-lists">${TOP_LISTS.map((name) => renderTopList(name, t.lists[name], range))}${renderProps(path, t, range)}</div>`;
 }
