@@ -36,7 +36,7 @@ import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase, refresh
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
-import type { StoredEvent } from '../src/tracking/rollup.js';
+import type { StoredEvent } from '../src/model/rollup.js';
 import { STAT_NAMES, type StatName, StatsService, queryDirect } from '../src/tracking/stats-service.js';
 import { fixedClock, formatTimestamp, systemClock } from '../src/time.js';
 import { loadTraffic } from '../src/web/website-traffic.js';

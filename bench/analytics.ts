@@ -45,7 +45,7 @@ import { AnalyticsRepository, DEFAULT_MAX_VALUES } from '../src/db/analytics-rep
 import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase, refreshStatistics } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
-import type { StoredEvent } from '../src/tracking/rollup.js';
+import type { StoredEvent } from '../src/model/rollup.js';
 import { STAT_NAMES, type StatName, StatsService } from '../src/tracking/stats-service.js';
 import { formatTimestamp, systemClock } from '../src/time.js';
 import { RESULTS, ROOT } from './paths.js';

@@ -24,7 +24,7 @@ import { freePort, waitFor } from './server.js';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
-import { PRIVACY_LEVELS } from '../src/sharing/privacy.js';
+import { PRIVACY_LEVELS } from '../src/model/privacy.js';
 import { makeSnapshot } from '../src/analysis/snapshot.js';
 import { runChecks } from '../src/analysis/run.js';
 import { buildArtifacts } from '../src/analysis/artifacts/index.js';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connection.js';
 import { JobsRepository } from '../src/db/jobs-repository.js';
-import { JOB_KINDS } from '../src/jobs/kinds.js';
+import { JOB_KINDS } from '../src/model/job-kinds.js';
 import { openJobQueue } from '../src/jobs/open-queue.js';
 import { systemClock } from '../src/time.js';
 

@@ -27,7 +27,7 @@ import pg from 'pg';
 import { dropSchema, migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { JobsRepository } from '../src/db/jobs-repository.js';
 import { silentLog } from '../src/jobs/log.js';
-import { JOB_KINDS, MIN_JOB_CONCURRENCY, splitSlots } from '../src/jobs/kinds.js';
+import { JOB_KINDS, MIN_JOB_CONCURRENCY, splitSlots } from '../src/model/job-kinds.js';
 import { openJobQueue } from '../src/jobs/open-queue.js';
 import { systemClock } from '../src/time.js';
 import { RESULTS, ROOT } from './paths.js';

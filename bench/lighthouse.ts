@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/api/app.js';
+import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
@@ -20,7 +20,7 @@ import { hashPassword } from '../src/accounts/passwords.js';
 import { seedReport } from '../test/helpers/seed.js';
 import { AnalyticsRepository } from '../src/db/analytics-repository.js';
 import { systemClock } from '../src/time.js';
-import type { StoredEvent } from '../src/tracking/rollup.js';
+import type { StoredEvent } from '../src/model/rollup.js';
 import { RESULTS } from './paths.js';
 
 const LIGHTHOUSE = process.env.LIGHTHOUSE_PACKAGE ?? 'lighthouse@12';

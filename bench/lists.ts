@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../src/api/app.js';
+import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { dropSchema, migrateToLatest, openDatabase, refreshStatistics } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';

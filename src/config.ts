@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
-import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './jobs/kinds.js';
+import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './model/job-kinds.js';
 
 export interface AppConfig {
   host: string;
@@ -60,7 +60,7 @@ export interface JobSettings {
   leaseSeconds: number;
   /** Jobs one instance runs at once, all kinds together. */
   concurrency: number;
-  /** `concurrency` split between the kinds of job (jobs/kinds.ts): each kind's slots. */
+  /** `concurrency` split between the kinds of job (model/job-kinds.ts): each kind's slots. */
   slots: JobSlots;
 }
 

@@ -18,7 +18,7 @@ import { WebhookDeliveriesRepository } from './db/webhook-deliveries-repository.
 import { WebhooksRepository } from './db/webhooks-repository.js';
 import { WebsitesRepository } from './db/websites-repository.js';
 import { systemResolver } from './analysis/fetch/address-guard.js';
-import type { EventSink } from './events.js';
+import type { EventSink } from './model/events.js';
 import { openJobQueue } from './jobs/open-queue.js';
 import { DELIVERY_POLICY, type JobQueue } from './jobs/queue.js';
 import type { JobLog } from './jobs/log.js';

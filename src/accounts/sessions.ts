@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionRow, SessionsRepository } from '../db/sessions-repository.js';
 import type { User, UsersRepository } from '../db/users-repository.js';
-import { canMatchStoredText } from '../db/text.js';
+import { canMatchStoredText } from '../model/text.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import { formatTimestamp, type Clock } from '../time.js';
 import { normalizeEmail } from './accounts.js';

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { FetchError } from '../analysis/errors.js';
 import { AnalyserBusyError } from '../reports/analysis-pool.js';
-import { HttpError, ValidationError } from './errors.js';
+import { HttpError, ValidationError } from '../http/errors.js';
 
 /**
  * Runs `work` with a signal that aborts when the client closes the connection. A page that

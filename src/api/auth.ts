@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken, hashApiKey, hashesMatch } from '../accounts/api-keys.js';
 import type { UsersRepository, User } from '../db/users-repository.js';
-import { unauthenticated } from './errors.js';
+import { unauthenticated } from '../http/errors.js';
 import { InternalCredential } from './internal-caller.js';
 
 export function authenticate(users: UsersRepository, internal: InternalCredential) {

@@ -25,6 +25,6 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       docExpansion: 'list',
       tryItOutEnabled: true,
     } as never,
-    staticCSP: false, // the app's own security headers apply (web/security-headers.ts)
+    staticCSP: false, // the app's own security headers apply (http/security-headers.ts)
   });
 }

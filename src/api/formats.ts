@@ -1,5 +1,5 @@
 // The custom validation formats the schemas name, with Laravel-style messages.
-import { registerFormat } from './validation.js';
+import { registerFormat } from '../http/validation.js';
 import { normalizeDomain } from '../websites/domain.js';
 import { normalizeIpList, normalizeParamList } from '../websites/exclusions.js';
 import { normalizeTargetUrl } from '../analysis/analyze.js';

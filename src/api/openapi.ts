@@ -4,9 +4,10 @@
 // strings are trimmed and an empty one counts as absent, so does JSON null; integers are
 // digits (`"1"` or `1`); booleans are true/false/1/0; `page` is anything. It also lists every
 // status each operation answers.
+import { STATUS_DESCRIPTIONS } from '../http/openapi-responses.js';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { UNTRIMMED } from './input.js';
+import { UNTRIMMED } from '../http/input.js';
 
 type Json = Record<string, unknown>;
 type Where = 'query' | 'form' | 'json';
@@ -17,18 +18,6 @@ const JSON_TYPE = 'application/json';
 /** Statuses every operation of a kind may answer, beside its own. */
 const API_STATUSES = [401, 429];
 const BODY_STATUSES = [400, 413, 415];
-
-export const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed request body (e.g. invalid JSON)',
-  401: 'Missing or invalid API key: {"message": "Unauthenticated.", "status": 401}',
-  403: 'Refused',
-  404: "Unknown id, or another account's",
-  413: 'Request body too large',
-  415: 'Unsupported request body type (send form-encoded or JSON)',
-  422: 'Validation failed: {"message", "errors": {field: [messages]}, "status": 422}',
-  429: 'Too Many Attempts. (see Retry-After)',
-  503: 'Busy or unavailable (see Retry-After); nothing was stored',
-};
 
 // ---------------------------------------------------------------------------------------------
 // Digit strings within a range, as a regular expression (for integers sent as strings).

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { WindowCounter } from '../limits/window-counter.js';
-import { tooManyAttempts } from './errors.js';
+import { tooManyAttempts } from '../http/errors.js';
 
 const WINDOW_MS = 60_000;
 

@@ -13,8 +13,8 @@ import {
   crawlPageResource,
   crawlResource,
   DEFAULT_MAX_PAGES,
-} from '../api/resources/crawl.js';
-import { csvLines } from '../api/csv.js';
+} from '../resources/crawl.js';
+import { csvLines } from '../http/csv.js';
 import { loadConfig, type AppConfig, type Env } from '../config.js';
 import type { CrawlRow, CrawlsRepository } from '../db/crawls-repository.js';
 import { migrateToLatest, openDatabase } from '../db/connection.js';

@@ -5,7 +5,7 @@ import { migrateToLatest, openDatabase, refreshStatistics } from '../db/connecti
 import { UsersRepository } from '../db/users-repository.js';
 import { ensureFirstAccount } from '../accounts/accounts.js';
 import { generatePassword } from '../accounts/sessions.js';
-import { buildApp } from '../api/app.js';
+import { buildApp } from '../app.js';
 
 export async function serve(config: AppConfig, io: CliIo): Promise<number> {
   const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });

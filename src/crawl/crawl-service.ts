@@ -32,10 +32,10 @@ import {
 import { fetchFailureMessage } from '../analysis/errors.js';
 import { compileRobots, crawlDelayFor, sitemapUrls as robotsSitemapUrls, type CompiledRobots } from '../analysis/robots.js';
 import type { AnalysisConfig } from '../analysis/config.js';
-import { crawlResource } from '../api/resources/crawl.js';
+import { crawlResource } from '../resources/crawl.js';
 import type { CrawlSettings } from '../config.js';
 import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome } from '../db/crawls-repository.js';
-import type { EventSink } from '../events.js';
+import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobQueue } from '../jobs/queue.js';
 import type { Scheduler } from '../jobs/scheduler.js';

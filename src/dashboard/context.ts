@@ -3,10 +3,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_IDLE_MS } from '../accounts/sessions.js';
 import type { User } from '../db/users-repository.js';
-import { html, type HtmlValue } from '../web/render/html.js';
+import { html, type HtmlValue } from '../render/html.js';
 import type { ApiAnswer, ApiJson, DashboardApi } from './api-client.js';
 import { type TooManyChanges, unlessLimited } from './too-many-changes.js';
-import { formatWait } from '../web/render/format.js';
+import { formatWait } from '../render/format.js';
 import { renderAppDocument, type Section } from './render/layout.js';
 
 export const FLASH_COOKIE = 'rankscope_flash';

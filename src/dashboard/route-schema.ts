@@ -1,6 +1,6 @@
 // Every dashboard route is in the OpenAPI document (tag "dashboard"), like the share pages:
 // the document lists every route the service answers, and tests hold responses to it.
-import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
+import { documentResponse, emptyResponse } from '../http/openapi-responses.js';
 
 type Answer = 200 | 303 | 401 | 403 | 404 | 422 | 429;
 

@@ -6,8 +6,8 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfMatches, SESSION_COOKIE } from '../accounts/sessions.js';
-import { isSameOriginPost } from '../web/same-origin.js';
-import { html } from '../web/render/html.js';
+import { isSameOriginPost } from '../http/same-origin.js';
+import { html } from '../render/html.js';
 import type { DashboardDeps, PageModule } from './deps.js';
 import { notFoundAppPage, sendHtml, setSessionCookie, tooManyChangesPage } from './context.js';
 import { TooManyChanges } from './too-many-changes.js';
@@ -15,7 +15,7 @@ import { APP_SCRIPT, APP_SCRIPT_TAG } from './assets/app-script.js';
 import { APP_SCRIPT_PATH, renderAppDocument } from './render/layout.js';
 import { renderSignInPage } from './sign-in-page.js';
 import { dashboardSchema } from './route-schema.js';
-import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
+import { documentResponse, emptyResponse } from '../http/openapi-responses.js';
 import { Type } from '@sinclair/typebox';
 
 const nextQuery = Type.Object({

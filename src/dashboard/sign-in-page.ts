@@ -1,6 +1,6 @@
 // The sign-in page (not under /app: it is the one page without a session).
-import { html } from '../web/render/html.js';
-import { ICON_WARN } from '../web/render/icons.js';
+import { html } from '../render/html.js';
+import { ICON_WARN } from '../render/icons.js';
 import { renderAppDocument } from './render/layout.js';
 
 export function renderSignInPage(input: { email?: string; error?: string; next?: string }): string {

@@ -15,13 +15,13 @@ import {
   type StoredEvent,
   type VisitorState,
   visitorKey,
-} from '../tracking/rollup.js';
+} from '../model/rollup.js';
 import type SQLite from 'better-sqlite3';
 import { type BatchFailure, writeIsolating, writeIsolatingSync } from './batch-isolation.js';
 import { sqliteDatabaseOf } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import type { Database, DatabaseEngine } from './schema.js';
-import { hasUnstorableText, storableText } from './text.js';
+import { hasUnstorableText, storableText } from '../model/text.js';
 
 /** Most rows per multi-row statement (well under both engines' bound-parameter limits). */
 const CHUNK = 512;

@@ -8,8 +8,8 @@
 // another process's) waits for the batch in progress under busy_timeout, as it would for a
 // second process. PostgreSQL and in-memory SQLite keep record() in process.
 import type { Worker } from 'node:worker_threads';
-import type { EventStore } from '../tracking/event-writer.js';
-import type { StoredEvent } from '../tracking/rollup.js';
+import type { EventStore } from './event-store.js';
+import type { StoredEvent } from '../model/rollup.js';
 import { startModuleWorker } from '../worker-thread.js';
 import { type AnalyticsRepository, DEFAULT_MAX_VALUES } from './analytics-repository.js';
 import type { BatchFailure } from './batch-isolation.js';

@@ -4,7 +4,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CrawlIssuesTable, CrawlPagesTable, CrawlsTable, CrawlStatus, Database, DatabaseEngine, Toggle } from './schema.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
-import { storableOrNull, storableText } from './text.js';
+import { storableOrNull, storableText } from '../model/text.js';
 
 export type CrawlRow = Selectable<CrawlsTable>;
 export type CrawlPageRow = Selectable<CrawlPagesTable>;

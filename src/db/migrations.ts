@@ -569,7 +569,7 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
       },
     },
     '0014_analytics_props': {
-      // Custom properties are rollup dimensions of their own (src/tracking/rollup.ts
+      // Custom properties are rollup dimensions of their own (src/model/rollup.ts
       // propDimension: `prop:<key length>:<key>[:<event name>]`, up to 193 characters), in the
       // rollups and the value counts. PostgreSQL widens the columns (a varchar made longer
       // rewrites neither the table nor its key); SQLite does not enforce a varchar's length.

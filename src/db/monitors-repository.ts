@@ -1,9 +1,10 @@
 // Monitors: scheduled re-runs of a report (src/monitors/). Owner-scoped reads and writes for the
 // API; unscoped ones for the scheduler and the run job, which act for whichever account owns it.
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, MonitorFrequency, MonitorsTable, Toggle } from './schema.js';
+import type { MonitorFrequency } from '../model/schedule.js';
+import type { Database, MonitorsTable, Toggle } from './schema.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
-import { addPeriods, nextRunAfter } from '../monitors/schedule.js';
+import { addPeriods, nextRunAfter } from '../model/schedule.js';
 
 export type MonitorRow = Selectable<MonitorsTable>;
 

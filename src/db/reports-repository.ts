@@ -2,11 +2,11 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, ReportsTable } from './schema.js';
 import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
-import { canMatchStoredText } from './text.js';
+import { canMatchStoredText } from '../model/text.js';
 import { prepared } from './prepared.js';
 import { insertHistory, type ReportHistoryRow } from './report-history-repository.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
-import { Privacy } from '../sharing/privacy.js';
+import { Privacy } from '../model/privacy.js';
 
 export type ReportRow = Selectable<ReportsTable>;
 /**
@@ -24,7 +24,7 @@ function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-/** Every non-null filter term can match some stored text (see db/text.ts). */
+/** Every non-null filter term can match some stored text (see model/text.ts). */
 function canMatchAll(...terms: (string | null)[]): boolean {
   return terms.every((t) => t === null || canMatchStoredText(t));
 }

@@ -2,7 +2,8 @@
 // (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), which sorts correctly as text on both engines and keeps
 // microseconds that PostgreSQL and SQLite would otherwise round differently.
 import type { Generated } from 'kysely';
-import type { Privacy } from '../sharing/privacy.js';
+import type { Privacy } from '../model/privacy.js';
+import type { MonitorFrequency } from '../model/schedule.js';
 
 /** The two engines one schema and one migration list serve. */
 export type DatabaseEngine = 'sqlite' | 'postgres';
@@ -218,7 +219,7 @@ export interface WebhooksTable {
   id: Generated<number>;
   user_id: number;
   url: string;
-  /** The subscribed event names, comma-separated, in EVENT_NAMES order (src/events.ts). */
+  /** The subscribed event names, comma-separated, in EVENT_NAMES order (src/model/events.ts). */
   events: string;
   active: Toggle;
   /**
@@ -262,8 +263,6 @@ export interface ReportHistoryTable {
   passed_checks: string;
   generated_at: string;
 }
-
-export type MonitorFrequency = 'daily' | 'weekly' | 'monthly';
 
 /** A scheduled re-run of one report (src/monitors/). */
 export interface MonitorsTable {

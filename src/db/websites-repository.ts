@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, WebsitesTable } from './schema.js';
 import { containsIgnoringCase } from './like.js';
-import { canMatchStoredText } from './text.js';
+import { canMatchStoredText } from '../model/text.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 
 export type WebsiteRow = Selectable<WebsitesTable>;

@@ -7,11 +7,11 @@
 // and referrers are whatever the internet sent.
 import type { DigestPeriod } from '../config.js';
 import type { MailMessage } from '../mail/mail-message.js';
-import { Privacy } from '../sharing/privacy.js';
-import { formatDay, truncate } from '../web/render/format.js';
-import { html, type SafeHtml } from '../web/render/html.js';
-import { countryLabel } from '../web/render/traffic.js';
-import { formatCount } from '../web/render/traffic-chart.js';
+import { Privacy } from '../model/privacy.js';
+import { formatDay, truncate } from '../render/format.js';
+import { html, type SafeHtml } from '../render/html.js';
+import { countryLabel } from '../render/traffic.js';
+import { formatCount } from '../render/traffic-chart.js';
 import type { Period } from './periods.js';
 
 /** Rows of each top list in a digest. */

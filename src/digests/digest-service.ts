@@ -11,7 +11,7 @@ import { type Delivery, MailDeliveryError, type MailService } from '../mail/mail
 import type { MailMessage } from '../mail/mail-message.js';
 import type { Clock } from '../time.js';
 import type { StatsService } from '../tracking/stats-service.js';
-import { sharePath } from '../web/share-access.js';
+import { sharePath } from '../render/share-path.js';
 import { DIGEST_TOP, type DigestFigures, type DigestList, renderDigest } from './digest-mail.js';
 import { duePeriod, lastCompletePeriod, type Period, periodStartingOn, periodStartTimestamp, previousPeriod } from './periods.js';
 

@@ -18,7 +18,8 @@ import {
   listOpenPgBossJobs,
   type FetchedPgBossJob,
 } from '../db/pg-boss-jobs.js';
-import { FairShare, JOB_KINDS, type JobKind, type JobSlots } from './kinds.js';
+import { JOB_KINDS, type JobKind, type JobSlots } from '../model/job-kinds.js';
+import { FairShare } from './fair-share.js';
 import {
   JobDeferred,
   keyedJobId,

@@ -3,10 +3,10 @@
 // share the work (pg-boss-queue.ts). Handlers are the same on both: they call the services a
 // route would, and a job that throws is retried with its type's policy, then left failed.
 //
-// Shared fairly: each job type belongs to a kind (jobs/kinds.ts) with slots of its own, and jobs
+// Shared fairly: each job type belongs to a kind (model/job-kinds.ts) with slots of its own, and jobs
 // carry the account they act for, so within a kind the accounts take turns.
 import { createHash } from 'node:crypto';
-import type { JobKind } from './kinds.js';
+import type { JobKind } from '../model/job-kinds.js';
 
 export type JobState = 'queued' | 'retry' | 'running' | 'completed' | 'failed';
 

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { JobRow, JobsRepository } from '../db/jobs-repository.js';
 import type { Clock } from '../time.js';
-import { accountKey, FairShare, JOB_KINDS, type JobKind, type JobSlots } from './kinds.js';
+import { JOB_KINDS, type JobKind, type JobSlots } from '../model/job-kinds.js';
+import { accountKey, FairShare } from './fair-share.js';
 import {
   DEFAULT_POLICY,
   JobDeferred,

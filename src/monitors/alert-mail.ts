@@ -4,12 +4,12 @@
 // inline styles only, no images and no scripts, and every value in it is escaped (page URLs and
 // titles come from arbitrary web pages).
 
-import type { MonitorFrequency } from '../db/schema.js';
+import type { MonitorFrequency } from '../model/schedule.js';
 import type { MailMessage } from '../mail/mail-message.js';
-import { Privacy } from '../sharing/privacy.js';
-import { formatDateTime, parseTimestamp, truncate } from '../web/render/format.js';
-import { html, type SafeHtml } from '../web/render/html.js';
-import { sharePath } from '../web/share-access.js';
+import { Privacy } from '../model/privacy.js';
+import { formatDateTime, parseTimestamp, truncate } from '../render/format.js';
+import { html, type SafeHtml } from '../render/html.js';
+import { sharePath } from '../render/share-path.js';
 import { checkFix, checkTitle, type RunComparison } from './alert.js';
 
 export interface AlertMailInput {

@@ -9,18 +9,18 @@
 import type { MonitorRow, MonitorsRepository } from '../db/monitors-repository.js';
 import { passedChecksOf, type ReportHistoryRepository } from '../db/report-history-repository.js';
 import type { ReportsRepository } from '../db/reports-repository.js';
-import type { EventSink } from '../events.js';
+import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobPolicy, JobQueue } from '../jobs/queue.js';
 import type { Scheduler } from '../jobs/scheduler.js';
 import type { Mailer } from '../mail/mail-message.js';
 import type { ReportService } from '../reports/report-service.js';
 import { nowTimestamp, type Clock } from '../time.js';
-import { monitorResource } from '../api/resources/monitor.js';
-import { reportObject } from '../api/resources/report.js';
+import { monitorResource } from '../resources/monitor.js';
+import { reportObject } from '../resources/report.js';
 import { checkTitle, compareRuns, type CheckChange } from './alert.js';
 import { alertMail } from './alert-mail.js';
-import { nextRunAfter } from './schedule.js';
+import { nextRunAfter } from '../model/schedule.js';
 
 export const MONITOR_RUN = 'monitor.run';
 export const MONITOR_NOTIFY = 'monitor.notify';

@@ -5,12 +5,12 @@
 // first: privacy changes that lack a password are refused by lacksPassword
 // (sharing/privacy-change.ts) before any work.
 import type { AnalysedPage } from '../analysis/types.js';
-import { reportResource } from '../api/resources/report.js';
+import { reportResource } from '../resources/report.js';
 import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
-import { noEvents, type EventSink } from '../events.js';
+import { noEvents, type EventSink } from '../model/events.js';
 import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
-import { Privacy } from '../sharing/privacy.js';
+import { Privacy } from '../model/privacy.js';
 import type { AccountKey, AnalysisPool } from './analysis-pool.js';
 
 /**

@@ -1,7 +1,7 @@
 // Changing a resource's privacy: a password is required when privacy becomes Password and none
 // is set yet, used only with Password, and cleared when privacy leaves it.
 import { hashPassword } from '../accounts/passwords.js';
-import { DEFAULT_PRIVACY, Privacy, type PrivacyState } from './privacy.js';
+import { DEFAULT_PRIVACY, Privacy, type PrivacyState } from '../model/privacy.js';
 
 /** A requested change: absent or null privacy keeps the current one; a password counts only with Privacy.Password. */
 export interface PrivacyChange {

@@ -5,8 +5,8 @@
 // accepted. Parsing never throws: a malformed body gives field errors for the 400. Every text
 // read has its NUL characters removed first (storableText): an anonymous event is cleaned, never
 // refused for them, and validation and the website lookup see the text that will be stored.
-import type { FieldErrors } from '../api/errors.js';
-import { storableText } from '../db/text.js';
+import type { FieldErrors } from '../http/errors.js';
+import { storableText } from '../model/text.js';
 
 export const MAX_EVENT_BODY = 8 * 1024;
 const MAX_NAME = 120;

@@ -3,10 +3,10 @@
 // an event; 429 past the per-address abuse limit or the website's events per second.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { errorBody, HttpError, toHttpError, ValidationError, tooManyAttempts } from '../api/errors.js';
-import { lazyChildLoggerFactory } from '../api/logging.js';
-import { documentResponse, emptyResponse, errorResponses } from '../api/openapi-responses.js';
-import { ErrorResponse, EventErrorResponse } from '../api/schemas/common.js';
+import { errorBody, HttpError, toHttpError, ValidationError, tooManyAttempts } from '../http/errors.js';
+import { lazyChildLoggerFactory } from '../http/logging.js';
+import { documentResponse, emptyResponse, errorResponses } from '../http/openapi-responses.js';
+import { ErrorResponse, EventErrorResponse } from '../http/schemas.js';
 import { addressKey } from '../limits/address-key.js';
 import type { WindowCounter } from '../limits/window-counter.js';
 import type { EventCollector } from './collector.js';

@@ -1,6 +1,6 @@
 // What is stored of a page's address and its referrer (contract "Tracking"): the website's
 // exclude_params and the utm/ref parameters removed, source and campaign read first.
-import { storableText } from '../db/text.js';
+import { storableText } from '../model/text.js';
 import { parseUrl } from './event-input.js';
 
 const CAMPAIGN_PARAMS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'ref'];

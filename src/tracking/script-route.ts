@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
+import { documentResponse, emptyResponse } from '../http/openapi-responses.js';
 import { TRACKER_SCRIPT } from './tracker-source.js';
 
 export const TRACKER_PATH = '/js/script.js';

@@ -3,9 +3,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AnalyticsRepository, RollupKey } from '../db/analytics-repository.js';
 import { DEFAULT_STATS_CACHE_MB } from '../config.js';
-import { canMatchStoredText } from '../db/text.js';
+import { canMatchStoredText } from '../model/text.js';
 import { type Clock, systemClock } from '../time.js';
-import { type PROP_KEY, propDimension, type RollupDimension } from './rollup.js';
+import { type PROP_KEY, propDimension, type RollupDimension } from '../model/rollup.js';
 import { StatsSlots } from './stats-slots.js';
 import { TotalsCache, type TotalsRange } from './totals-cache.js';
 import { adjusted, MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { addressKey } from '../limits/address-key.js';
 import type { WindowCounter } from '../limits/window-counter.js';
-import { renderTooManyRequestsPage } from './render/index.js';
+import { renderTooManyRequestsPage } from '../render/index.js';
 
 const WINDOW_MS = 60_000;
 

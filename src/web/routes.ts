@@ -12,8 +12,8 @@ import { verifyPassword } from '../accounts/passwords.js';
 import type { Clock } from '../time.js';
 import type { StatsService } from '../tracking/stats-service.js';
 import { parseId } from '../ids.js';
-import { Privacy } from '../sharing/privacy.js';
-import { STYLESHEET } from './assets/styles.js';
+import { Privacy } from '../model/privacy.js';
+import { STYLESHEET } from '../render/styles.js';
 import {
   STYLESHEET_PATH,
   renderForbiddenPage,
@@ -22,11 +22,12 @@ import {
   renderReportPage,
   renderTooManyAttemptsPage,
   renderWebsitePage,
-} from './render/index.js';
-import { documentResponse, emptyResponse } from '../api/openapi-responses.js';
-import { isSameOriginPost } from './same-origin.js';
-import { grantAccess, hasAccess, sharePath, type Protected, type ShareKind } from './share-access.js';
-import { statsRange, utcDay } from './stats-range.js';
+} from '../render/index.js';
+import { documentResponse, emptyResponse } from '../http/openapi-responses.js';
+import { isSameOriginPost } from '../http/same-origin.js';
+import { type ShareKind, sharePath } from '../render/share-path.js';
+import { grantAccess, hasAccess, type Protected } from './share-access.js';
+import { statsRange, utcDay } from '../render/stats-range.js';
 import { loadTraffic } from './website-traffic.js';
 
 /** Wrong passwords allowed per client and page in a minute; the next attempt gets a 429. */
@@ -46,7 +47,7 @@ export interface WebDeps {
   clock: Clock;
   /** The website pages' traffic. */
   stats: StatsService;
-  /** The public pages' limit of requests per client address (api/app.ts builds it). */
+  /** The public pages' limit of requests per client address (app.ts builds it). */
   publicLimit: onRequestHookHandler;
 }
 

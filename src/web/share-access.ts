@@ -6,9 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../time.js';
-import type { PrivacyState } from '../sharing/privacy.js';
-
-export type ShareKind = 'report' | 'website';
+import type { PrivacyState } from '../model/privacy.js';
+import { type ShareKind, sharePath } from '../render/share-path.js';
 
 export interface Protected extends PrivacyState {
   id: number;
@@ -19,7 +18,6 @@ export const COOKIE_MAX_AGE_SECONDS = 12 * 3600;
 /** Clocks of several instances may disagree a little. */
 const CLOCK_SKEW_SECONDS = 60;
 
-export const sharePath = (kind: ShareKind, id: number) => `/${kind}s/${id}`;
 const cookieName = (kind: ShareKind, id: number) => `rankscope_${kind}_${id}`;
 
 function fingerprint(kind: ShareKind, resource: Protected): string {

@@ -1,11 +1,11 @@
 // Reads what a website page shows of its traffic from the stats (the rollups): both day series,
 // the first rows of each top list, and the values of one custom property, for the range the
 // page shows.
-import { hasUnstorableText } from '../db/text.js';
+import { hasUnstorableText } from '../model/text.js';
 import { MAX_PROP_KEY } from '../tracking/event-input.js';
 import type { StatsService } from '../tracking/stats-service.js';
-import { PROP_KEYS_LIMIT, TOP_LIMIT, type TopList, type TopListName, type WebsiteTraffic } from './render/index.js';
-import type { StatsRange } from './stats-range.js';
+import { PROP_KEYS_LIMIT, TOP_LIMIT, type TopList, type TopListName, type WebsiteTraffic } from '../render/index.js';
+import type { StatsRange } from '../render/stats-range.js';
 
 /**
  * `prop`: the custom property the page was asked to show (a query value, anything); without a

@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookDeliveriesRepository } from '../db/webhook-deliveries-repository.js';
 import type { WebhookRow, WebhooksRepository } from '../db/webhooks-repository.js';
-import { eventData, type EventData, type EventName, type EventSink } from '../events.js';
+import { eventData, type EventData, type EventName, type EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import { DELIVERY_POLICY, type JobQueue } from '../jobs/queue.js';
 import type { Scheduler } from '../jobs/scheduler.js';
 import { formatTimestamp, nowTimestamp, type Clock } from '../time.js';
-import { eventsOf } from './event-list.js';
+import { eventsOf } from '../model/webhook-events.js';
 import { postWebhook } from './post.js';
 import { signatureHeaders } from './signature.js';
 import { refusedTarget, type TargetGuard } from './target.js';

@@ -3,8 +3,8 @@
 // (format=csv, the dashboard's download, the CLI's --csv).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { csvField, csvLines, toCsv } from '../../src/api/csv.js';
-import { CRAWL_PAGE_COLUMNS, crawlPageCsvRow } from '../../src/api/resources/crawl.js';
+import { csvField, csvLines, toCsv } from '../../src/http/csv.js';
+import { CRAWL_PAGE_COLUMNS, crawlPageCsvRow } from '../../src/resources/crawl.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 

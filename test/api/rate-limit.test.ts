@@ -69,7 +69,7 @@ describe('rate limiting shared through Redis', { skip: hasRedisServer ? false : 
     const redis = await startRedis();
     const first = await testApp({ RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: redis.url });
     // the second instance shares the first's database so the same key works on both
-    const { buildApp } = await import('../../src/api/app.js');
+    const { buildApp } = await import('../../src/app.js');
     const second = await buildApp({ config: first.config, database: first.db.handle });
     try {
       const { key } = await first.account();

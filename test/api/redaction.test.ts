@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { redactQuery, redactUrl, redactValues } from '../../src/api/logging.js';
+import { redactQuery, redactUrl, redactValues } from '../../src/http/logging.js';
 
 const SECRET = 'hunter2-s3cr3t';
 

@@ -7,7 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Resolver } from '../../src/analysis/fetch/address-guard.js';
 import { systemResolver } from '../../src/analysis/fetch/address-guard.js';
-import { EVENT_NAMES } from '../../src/events.js';
+import { EVENT_NAMES } from '../../src/model/events.js';
 import { silentLog } from '../../src/jobs/log.js';
 import { DELIVERY_POLICY } from '../../src/jobs/queue.js';
 import { fixedClock, formatTimestamp } from '../../src/time.js';

@@ -3,7 +3,7 @@
 // with the Crawl as data. Time comes from the injected clock, moved by the fixture site itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { EventData } from '../../src/events.js';
+import type { EventData } from '../../src/model/events.js';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { usingPostgres } from '../helpers/database.js';

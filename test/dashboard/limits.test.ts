@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/app.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
 import { hasRedisServer, startRedis } from '../helpers/redis.js';

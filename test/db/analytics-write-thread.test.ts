@@ -14,7 +14,7 @@ import { AnalyticsWriteThread, analyticsEventStore } from '../../src/db/analytic
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/connection.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
 import { systemClock } from '../../src/time.js';
 import { refuseEventsWithPage } from '../helpers/refusing-trigger.js';
 

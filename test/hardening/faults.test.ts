@@ -10,7 +10,7 @@ import { startServer } from '../helpers/spawn.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
 import { testApp } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/connection.js';
 
 describe('faults', () => {

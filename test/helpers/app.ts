@@ -1,7 +1,7 @@
 // Builds the real application on a fresh database, with its log lines captured for assertions.
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, type AppOptions } from '../../src/api/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Services } from '../../src/services.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { UsersRepository } from '../../src/db/users-repository.js';

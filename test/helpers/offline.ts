@@ -1,6 +1,6 @@
 // Analyser hooks for tests that send arbitrary URLs: every name resolves to loopback and any
 // connection to a non-loopback address is vetoed, so nothing ever leaves this machine.
-import type { AppOptions } from '../../src/api/app.js';
+import type { AppOptions } from '../../src/app.js';
 
 export const offlineAnalysis: Pick<AppOptions, 'analysisHooks'> = {
   analysisHooks: {

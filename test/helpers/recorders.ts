@@ -1,6 +1,6 @@
 // Test doubles for the two outlets a feature hands its results to: a Mailer and an EventSink
 // that record what they are given (tests only; the product wires the mail service and webhooks).
-import { eventData, type EventData, type EventName, type EventSink } from '../../src/events.js';
+import { eventData, type EventData, type EventName, type EventSink } from '../../src/model/events.js';
 import type { Mailer, MailMessage } from '../../src/mail/mail-message.js';
 
 /** Keeps every mail queued; like the real one, a key already used queues nothing. */

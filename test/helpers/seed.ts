@@ -5,7 +5,7 @@ import { ReportsRepository, type ReportRow } from '../../src/db/reports-reposito
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { hashPassword } from '../../src/accounts/passwords.js';
-import type { Privacy } from '../../src/sharing/privacy.js';
+import type { Privacy } from '../../src/model/privacy.js';
 
 export const SAMPLE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets for sale</title>
 <meta name="description" content="Hand-made blue widgets."></head><body><h1>Our widgets</h1>

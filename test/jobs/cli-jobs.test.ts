@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/connection.js';
 import { JobsRepository } from '../../src/db/jobs-repository.js';
 import { silentLog } from '../../src/jobs/log.js';
-import { splitSlots } from '../../src/jobs/kinds.js';
+import { splitSlots } from '../../src/model/job-kinds.js';
 import { openJobQueue } from '../../src/jobs/open-queue.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import { systemClock } from '../../src/time.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { JobsRepository } from '../../src/db/jobs-repository.js';
 import { silentLog } from '../../src/jobs/log.js';
-import { splitSlots } from '../../src/jobs/kinds.js';
+import { splitSlots } from '../../src/model/job-kinds.js';
 import { openJobQueue } from '../../src/jobs/open-queue.js';
 import { JobDeferred, keyedJobId, retryDelaySeconds, type JobQueue } from '../../src/jobs/queue.js';
 import { fixedClock } from '../../src/time.js';

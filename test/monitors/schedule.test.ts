@@ -2,7 +2,7 @@
 // last day, never drifting, and missed periods skipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addPeriods, nextRunAfter } from '../../src/monitors/schedule.js';
+import { addPeriods, nextRunAfter } from '../../src/model/schedule.js';
 
 const T = 'T10:15:30.123456Z';
 

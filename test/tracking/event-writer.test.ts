@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BatchFailure } from '../../src/db/batch-isolation.js';
-import { type EventStore, EventWriter, MAX_BATCH, PIPELINED_BATCH } from '../../src/tracking/event-writer.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
+import type { EventStore } from '../../src/db/event-store.js';
+import { EventWriter, MAX_BATCH, PIPELINED_BATCH } from '../../src/tracking/event-writer.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
 
 /**
  * A store that keeps each batch and its commit open until the test settles it: committed whole,

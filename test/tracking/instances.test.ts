@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createAccount } from '../../src/accounts/accounts.js';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';

@@ -9,7 +9,7 @@ import {
   type StoredEvent,
   type VisitorState,
   visitorKey,
-} from '../../src/tracking/rollup.js';
+} from '../../src/model/rollup.js';
 
 const T0 = Date.parse('2026-05-01T10:00:00Z');
 const MIN = 60_000;

@@ -8,7 +8,7 @@ import { createAccount } from '../../src/accounts/accounts.js';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
 import { LIVE_GRACE_MS, STAT_NAMES, type StatsQuery, StatsService, queryDirect } from '../../src/tracking/stats-service.js';
 import { fixedClock, formatTimestamp } from '../../src/time.js';
 import { type TestDatabase, testDatabase } from '../helpers/database.js';

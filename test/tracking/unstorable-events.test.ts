@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 import { refuseEventsWithPage } from '../helpers/refusing-trigger.js';

@@ -15,7 +15,7 @@ import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase } from '
 import { migrationProvider } from '../../src/db/migrations.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
 import { fixedClock, systemClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 import { type TestDatabase, testDatabase } from '../helpers/database.js';

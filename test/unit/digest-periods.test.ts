@@ -11,7 +11,7 @@ import {
   periodStartTimestamp,
   previousPeriod,
 } from '../../src/digests/periods.js';
-import { Privacy } from '../../src/sharing/privacy.js';
+import { Privacy } from '../../src/model/privacy.js';
 
 const at = (iso: string) => Date.parse(iso);
 const span = (p: { start: string; last: string; end: string }) => [p.start, p.last, p.end];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_INPUT_VARS, parseFormEncoded, requestInput } from '../../src/api/input.js';
+import { MAX_INPUT_VARS, parseFormEncoded, requestInput } from '../../src/http/input.js';
 
 test('form parsing follows PHP: last repeated key wins, brackets make arrays, dots become _', () => {
   assert.deepEqual(

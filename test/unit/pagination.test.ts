@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { currentPage, paginate, rawUrlEncode, windowPages } from '../../src/api/pagination.js';
+import { currentPage, paginate, rawUrlEncode, windowPages } from '../../src/http/pagination.js';
 
 const labels = (c: number, L: number) => windowPages(c, L).join(',');
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Privacy } from '../../src/sharing/privacy.js';
+import { Privacy } from '../../src/model/privacy.js';
 import { NEW_RESOURCE, applyPrivacy, lacksPassword } from '../../src/sharing/privacy-change.js';
 
 const protectedOne = { privacy: Privacy.Password, password_hash: '$argon2id$stored' };

@@ -2,7 +2,7 @@
 // CSV fields (the route's own tests, test/tracking/stats.test.ts, go through HTTP).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csvField, toCsv } from '../../src/api/csv.js';
+import { csvField, toCsv } from '../../src/http/csv.js';
 import { isCalendarDay } from '../../src/api/formats.js';
 import { STAT_NAMES, canonicalStatName, statName, statsOrder } from '../../src/tracking/stats-service.js';
 

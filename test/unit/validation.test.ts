@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { check } from '../../src/api/validation.js';
-import { laravelValidatorCompiler } from '../../src/api/validator.js';
-import { ValidationError, summarize } from '../../src/api/errors.js';
+import { check } from '../../src/http/validation.js';
+import { laravelValidatorCompiler } from '../../src/http/validator.js';
+import { ValidationError, summarize } from '../../src/http/errors.js';
 import '../../src/api/formats.js';
 
 const schema = Type.Object({

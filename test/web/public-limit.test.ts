@@ -5,10 +5,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { addressKey } from '../../src/limits/address-key.js';
-import { STYLESHEET_PATH } from '../../src/web/render/index.js';
+import { STYLESHEET_PATH } from '../../src/render/index.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { hasRedisServer, startRedis } from '../helpers/redis.js';
 import { seedReport } from '../helpers/seed.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, html, safeHref, SafeHtml } from '../../src/web/render/html.js';
-import { formatWait, truncate } from '../../src/web/render/format.js';
+import { escapeHtml, html, safeHref, SafeHtml } from '../../src/render/html.js';
+import { formatWait, truncate } from '../../src/render/format.js';
 
 test('escapeHtml escapes the five characters that matter in content and quoted attributes', () => {
   assert.equal(

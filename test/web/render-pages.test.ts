@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findOne } from 'domutils';
-import { renderNotFoundPage, renderPasswordPage, renderTooManyAttemptsPage } from '../../src/web/render/index.js';
+import { renderNotFoundPage, renderPasswordPage, renderTooManyAttemptsPage } from '../../src/render/index.js';
 import { all, assertPageBasics, byId, one, text } from './render-helpers.js';
 
 test('the password page has a form posting field "password" back to the same path, with a label', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findAll } from 'domutils';
 import type { Element } from 'domhandler';
-import { renderWebsitePage, type WebsiteReportRow } from '../../src/web/render/index.js';
+import { renderWebsitePage, type WebsiteReportRow } from '../../src/render/index.js';
 import { all, assertPageBasics, byId, one, text } from './render-helpers.js';
 
 const site = { id: 7, domain: 'example.test' };

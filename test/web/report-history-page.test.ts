@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { renderReportPage, type HistoryPoint, type ShareReport } from '../../src/web/render/index.js';
+import { renderReportPage, type HistoryPoint, type ShareReport } from '../../src/render/index.js';
 import { ReportsRepository } from '../../src/db/reports-repository.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';

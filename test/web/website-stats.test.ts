@@ -7,10 +7,10 @@ import type { Document, Element } from 'domhandler';
 import { findAll, findOne } from 'domutils';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { fixedClock } from '../../src/time.js';
-import type { StoredEvent } from '../../src/tracking/rollup.js';
-import { renderWebsitePage, type WebsiteTraffic } from '../../src/web/render/index.js';
-import { yScale } from '../../src/web/render/traffic-chart.js';
-import { statsRange } from '../../src/web/stats-range.js';
+import type { StoredEvent } from '../../src/model/rollup.js';
+import { renderWebsitePage, type WebsiteTraffic } from '../../src/render/index.js';
+import { yScale } from '../../src/render/traffic-chart.js';
+import { statsRange } from '../../src/render/stats-range.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 import { all, assertPageBasics, byId, one, text } from './render-helpers.js';
 

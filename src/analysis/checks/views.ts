@@ -1,5 +1,5 @@
 // How a check's value and error payload are shown: plain data naming a generic view, never
-// HTML. The share page (src/web/render/values.ts) renders each kind; the engine knows nothing
+// HTML. The share page (src/render/values.ts) renders each kind; the engine knows nothing
 // of it. `ViewFor<T>` lets a check name only the views that fit its value's type.
 
 /** How each item of a list is shown. */

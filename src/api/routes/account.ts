@@ -1,11 +1,11 @@
 // /api/v1/account: the key's own account.
 import type { ReportsRepository } from '../../db/reports-repository.js';
 import type { WebsitesRepository } from '../../db/websites-repository.js';
-import { ok } from '../envelope.js';
-import { Envelope } from '../schemas/common.js';
+import { ok } from '../../http/envelope.js';
+import { Envelope } from '../../http/schemas.js';
 import { Account } from '../schemas/reports.js';
-import { errorResponses } from '../openapi-responses.js';
-import type { Api } from '../type-provider.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import type { Api } from '../../http/type-provider.js';
 
 export function accountRoutes(app: Api, reports: ReportsRepository, websites: WebsitesRepository): void {
   app.get(

@@ -5,11 +5,11 @@
 import { Type } from '@sinclair/typebox';
 import type { CrawlsRepository } from '../../db/crawls-repository.js';
 import type { CrawlService } from '../../crawl/crawl-service.js';
-import { CSV_TYPE, toCsv } from '../csv.js';
-import { ok } from '../envelope.js';
-import { notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
+import { CSV_TYPE, toCsv } from '../../http/csv.js';
+import { ok } from '../../http/envelope.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
 import {
   CRAWL_PAGE_COLUMNS,
   crawlIssueResource,
@@ -17,11 +17,12 @@ import {
   crawlPageResource,
   crawlResource,
   DEFAULT_MAX_PAGES,
-} from '../resources/crawl.js';
-import { addError, withRules } from '../rules.js';
-import { Envelope, IdParams, Paginated } from '../schemas/common.js';
-import { Crawl, CrawlIssue, CrawlListQuery, CrawlPage, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
-import type { Api } from '../type-provider.js';
+} from '../../resources/crawl.js';
+import { addError, withRules } from '../../http/rules.js';
+import { Envelope, IdParams, Paginated } from '../../http/schemas.js';
+import { CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
+import { Crawl, CrawlIssue, CrawlPage } from '../../resources/schemas.js';
+import type { Api } from '../../http/type-provider.js';
 
 export interface CrawlsDeps {
   crawls: CrawlsRepository;

@@ -7,17 +7,18 @@ import type { MonitorsRepository } from '../../db/monitors-repository.js';
 import type { ReportsRepository } from '../../db/reports-repository.js';
 import { isIdInRange } from '../../ids.js';
 import type { MonitorService } from '../../monitors/monitor-service.js';
-import { created, deleted, ok } from '../envelope.js';
-import { notFound, tooManyAttempts, ValidationError } from '../errors.js';
+import { created, deleted, ok } from '../../http/envelope.js';
+import { notFound, tooManyAttempts, ValidationError } from '../../http/errors.js';
 import type { WindowCounter } from '../../limits/window-counter.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
-import { monitorResource } from '../resources/monitor.js';
-import { addError, withRules } from '../rules.js';
-import { DeletedResponse, Envelope, IdParams, Paginated } from '../schemas/common.js';
-import { Monitor, MonitorCreateBody, MonitorUpdateBody, PageQuery } from '../schemas/monitors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
+import { monitorResource } from '../../resources/monitor.js';
+import { addError, withRules } from '../../http/rules.js';
+import { DeletedResponse, Envelope, IdParams, Paginated } from '../../http/schemas.js';
+import { MonitorCreateBody, MonitorUpdateBody, PageQuery } from '../schemas/monitors.js';
+import { Monitor } from '../../resources/schemas.js';
 import { Type } from '@sinclair/typebox';
-import type { Api } from '../type-provider.js';
+import type { Api } from '../../http/type-provider.js';
 
 /** Laravel's `exists` message for report_id. */
 export const REPORT_ID_INVALID = 'The selected report id is invalid.';

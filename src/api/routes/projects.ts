@@ -2,13 +2,13 @@
 import { Type } from '@sinclair/typebox';
 import type { ReportsRepository } from '../../db/reports-repository.js';
 import type { ReportService } from '../../reports/report-service.js';
-import { ok } from '../envelope.js';
-import { notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
-import { Envelope, Paginated } from '../schemas/common.js';
+import { ok } from '../../http/envelope.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
+import { Envelope, Paginated } from '../../http/schemas.js';
 import { Project, ProjectListQuery } from '../schemas/reports.js';
-import type { Api } from '../type-provider.js';
+import type { Api } from '../../http/type-provider.js';
 
 export function projectsRoutes(app: Api, reports: ReportsRepository, service: ReportService): void {
   const tags = ['projects'];

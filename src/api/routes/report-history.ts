@@ -2,13 +2,14 @@
 // newest first, as the paginator.
 import type { ReportHistoryRepository } from '../../db/report-history-repository.js';
 import type { ReportsRepository } from '../../db/reports-repository.js';
-import { notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
-import { historyItemResource } from '../resources/monitor.js';
-import { IdParams, Paginated } from '../schemas/common.js';
-import { HistoryItem, PageQuery } from '../schemas/monitors.js';
-import type { Api } from '../type-provider.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
+import { historyItemResource } from '../../resources/monitor.js';
+import { IdParams, Paginated } from '../../http/schemas.js';
+import { PageQuery } from '../schemas/monitors.js';
+import { HistoryItem } from '../../resources/schemas.js';
+import type { Api } from '../../http/type-provider.js';
 
 export function reportHistoryRoutes(
   app: Api,

@@ -6,23 +6,17 @@ import type { ReportService } from '../../reports/report-service.js';
 import { scoreRange } from '../../reports/score-bands.js';
 import { NEW_RESOURCE } from '../../sharing/privacy-change.js';
 import { analysingFor } from '../analysis-request.js';
-import { deleted } from '../envelope.js';
-import { notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, pagination } from '../pagination.js';
+import { deleted } from '../../http/envelope.js';
+import { notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, pagination } from '../../http/pagination.js';
 import { passwordRule } from '../privacy-rule.js';
-import { JSON_UTF8, createdReportJson, reportPageJson, shownReportJson } from '../resources/report.js';
-import { withRules } from '../rules.js';
-import { DeletedResponse, Encoded, IdParams } from '../schemas/common.js';
-import {
-  ReportCreateBody,
-  ReportCreated,
-  ReportListQuery,
-  ReportPage,
-  ReportShown,
-  ReportUpdateBody,
-} from '../schemas/reports.js';
-import type { Api } from '../type-provider.js';
+import { JSON_UTF8, createdReportJson, reportPageJson, shownReportJson } from '../../resources/report.js';
+import { withRules } from '../../http/rules.js';
+import { DeletedResponse, Encoded, IdParams } from '../../http/schemas.js';
+import { ReportCreateBody, ReportListQuery, ReportUpdateBody } from '../schemas/reports.js';
+import { ReportCreated, ReportPage, ReportShown } from '../../resources/schemas.js';
+import type { Api } from '../../http/type-provider.js';
 
 export interface ReportsDeps {
   reports: ReportsRepository;

@@ -6,14 +6,14 @@ import { Type } from '@sinclair/typebox';
 import type { WebsitesRepository } from '../../db/websites-repository.js';
 import { type Clock, utcDay } from '../../time.js';
 import { type StatsService, boundedRange, canonicalStatName, statsOrder, knownSortBy } from '../../tracking/stats-service.js';
-import { CSV_TYPE, csvParts } from '../csv.js';
-import { type FieldErrors, notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { currentPage, listPath, offsetOf, paginate } from '../pagination.js';
-import { addError, withRules } from '../rules.js';
-import { IdParams } from '../schemas/common.js';
+import { CSV_TYPE, csvParts } from '../../http/csv.js';
+import { type FieldErrors, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { currentPage, listPath, offsetOf, paginate } from '../../http/pagination.js';
+import { addError, withRules } from '../../http/rules.js';
+import { IdParams } from '../../http/schemas.js';
 import { STATS_PER_PAGE, StatsPage, StatsQuery } from '../schemas/stats.js';
-import type { Api } from '../type-provider.js';
+import type { Api } from '../../http/type-provider.js';
 
 export interface StatsDeps {
   websites: WebsitesRepository;

@@ -3,25 +3,19 @@
 // account), call the repository or the webhook service, respond.
 import type { WebhookDeliveriesRepository } from '../../db/webhook-deliveries-repository.js';
 import type { WebhooksRepository } from '../../db/webhooks-repository.js';
-import { parseEventList, storedEvents } from '../../webhooks/event-list.js';
+import { parseEventList, storedEvents } from '../../model/webhook-events.js';
 import { newWebhookSecret } from '../../webhooks/signature.js';
 import type { WebhookService } from '../../webhooks/webhook-service.js';
-import { created, deleted, ok } from '../envelope.js';
-import { type FieldErrors, notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
-import { createdWebhookResource, deliveryResource, webhookResource } from '../resources/webhook.js';
-import { addError, withRules } from '../rules.js';
-import { DeletedResponse, Envelope, IdParams, Paginated } from '../schemas/common.js';
-import {
-  Webhook,
-  WebhookCreateBody,
-  WebhookCreated,
-  WebhookDelivery,
-  WebhookListQuery,
-  WebhookUpdateBody,
-} from '../schemas/webhooks.js';
-import type { Api } from '../type-provider.js';
+import { created, deleted, ok } from '../../http/envelope.js';
+import { type FieldErrors, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
+import { createdWebhookResource, deliveryResource, webhookResource } from '../../resources/webhook.js';
+import { addError, withRules } from '../../http/rules.js';
+import { DeletedResponse, Envelope, IdParams, Paginated } from '../../http/schemas.js';
+import { WebhookCreateBody, WebhookListQuery, WebhookUpdateBody } from '../schemas/webhooks.js';
+import { Webhook, WebhookCreated, WebhookDelivery } from '../../resources/schemas.js';
+import type { Api } from '../../http/type-provider.js';
 
 export interface WebhooksDeps {
   webhooks: WebhooksRepository;

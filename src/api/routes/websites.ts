@@ -3,16 +3,17 @@
 import type { WebsitesRepository } from '../../db/websites-repository.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { NEW_RESOURCE, applyPrivacy } from '../../sharing/privacy-change.js';
-import { created, deleted, ok } from '../envelope.js';
-import { ValidationError, notFound } from '../errors.js';
-import { errorResponses } from '../openapi-responses.js';
-import { listParams, listPath, paginate } from '../pagination.js';
+import { created, deleted, ok } from '../../http/envelope.js';
+import { ValidationError, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/openapi-responses.js';
+import { listParams, listPath, paginate } from '../../http/pagination.js';
 import { passwordRule } from '../privacy-rule.js';
-import { websiteResource } from '../resources/website.js';
-import { addError, withRules } from '../rules.js';
-import { DeletedResponse, Envelope, IdParams, Paginated } from '../schemas/common.js';
-import { Website, WebsiteCreateBody, WebsiteListQuery, WebsiteUpdateBody } from '../schemas/websites.js';
-import type { Api } from '../type-provider.js';
+import { websiteResource } from '../../resources/website.js';
+import { addError, withRules } from '../../http/rules.js';
+import { DeletedResponse, Envelope, IdParams, Paginated } from '../../http/schemas.js';
+import { WebsiteCreateBody, WebsiteListQuery, WebsiteUpdateBody } from '../schemas/websites.js';
+import { Website } from '../../resources/schemas.js';
+import type { Api } from '../../http/type-provider.js';
 
 const DOMAIN_TAKEN = 'The domain has already been taken.';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { FREQUENCIES } from '../../monitors/schedule.js';
-import { IntegerEnum, Page, PerPage, StringEnum, Timestamp } from './common.js';
+import { FREQUENCIES } from '../../model/schedule.js';
+import { IntegerEnum, Page, PerPage, StringEnum } from '../../http/schemas.js';
 
 const Frequency = StringEnum(FREQUENCIES, { description: 'How often the report is re-run: daily, weekly or monthly' });
 const AlertDrop = Type.Integer({
@@ -28,33 +28,3 @@ export const MonitorUpdateBody = Type.Object({
   alert_drop: Type.Optional(AlertDrop),
   email: Type.Optional(Email),
 });
-
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
-
-export const Monitor = Type.Object(
-  {
-    id: Type.Integer(),
-    report_id: Type.Integer(),
-    frequency: StringEnum(FREQUENCIES),
-    alert_drop: Type.Integer({ minimum: 1, maximum: 100 }),
-    email: IntegerEnum([0, 1]),
-    last_run_at: { ...NullableTimestamp, description: 'When it last ran (null before its first run)' },
-    next_run_at: { ...Timestamp, description: 'When its next scheduled run is due' },
-    last_result: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {
-      description: 'The score of its last run (null before a run)',
-    }),
-    created_at: Timestamp,
-    updated_at: { ...Timestamp, description: 'When its settings last changed' },
-  },
-  { $id: 'Monitor' },
-);
-
-export const HistoryItem = Type.Object(
-  {
-    result: Type.Integer({ minimum: 0, maximum: 100, description: 'The score of that analysis' }),
-    generated_at: Timestamp,
-    passed: Type.Integer({ minimum: 0, description: 'Checks passed' }),
-    failed: Type.Integer({ minimum: 0, description: 'Checks failed' }),
-  },
-  { $id: 'HistoryItem' },
-);

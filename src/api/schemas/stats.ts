@@ -1,8 +1,9 @@
+import '../formats.js'; // the formats these schemas name
 import { Type } from '@sinclair/typebox';
 import { MAX_PROP_KEY } from '../../tracking/event-input.js';
 import { MAX_RANGE_DAYS, STAT_PARAMETER_NAMES } from '../../tracking/stats-service.js';
-import { PER_PAGE_VALUES } from '../pagination.js';
-import { IntegerEnum, Page, Paginated, Search, Sort, StringEnum } from './common.js';
+import { PER_PAGE_VALUES } from '../../http/pagination.js';
+import { IntegerEnum, Page, Paginated, Search, Sort, StringEnum } from '../../http/schemas.js';
 
 /** Stats pages are shorter than the other lists (phpAnalytics' default). */
 export const STATS_PER_PAGE = 10;

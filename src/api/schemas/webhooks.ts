@@ -1,8 +1,9 @@
+import '../formats.js'; // the formats these schemas name
 import { Type } from '@sinclair/typebox';
-import { EVENT_NAMES } from '../../events.js';
-import { IntegerEnum, Page, PerPage, StringEnum, Timestamp } from './common.js';
+import { EVENT_NAMES } from '../../model/events.js';
+import { EventName } from '../../resources/schemas.js';
+import { IntegerEnum, Page, PerPage } from '../../http/schemas.js';
 
-const EventName = StringEnum(EVENT_NAMES);
 const ONE_EVENT = `(?:${EVENT_NAMES.map((name) => name.replace(/\./g, '\\.')).join('|')})`;
 
 /**
@@ -39,37 +40,3 @@ export const WebhookUpdateBody = Type.Object({
   events: Type.Optional(Events),
   active: Type.Optional(Active),
 });
-
-const webhookFields = {
-  id: Type.Integer(),
-  url: Type.String(),
-  events: Type.Array(EventName),
-  active: IntegerEnum([0, 1]),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-};
-
-export const Webhook = Type.Object(webhookFields, { $id: 'Webhook' });
-
-/** The create answer: the Webhook and, this once, its secret. */
-export const WebhookCreated = Type.Object({
-  ...webhookFields,
-  secret: Type.String({
-    description: 'The HMAC-SHA256 key of X-Rankscope-Signature. Shown only in this response: store it now.',
-  }),
-});
-
-export const WebhookDelivery = Type.Object(
-  {
-    id: Type.Integer(),
-    event: EventName,
-    attempts: Type.Integer({ description: 'Attempts made so far' }),
-    status_code: Type.Union([Type.Integer(), Type.Null()], {
-      description: "The receiver's last HTTP status; null when none answered",
-    }),
-    error: Type.Union([Type.String(), Type.Null()], { description: 'Why the last attempt failed; null once delivered' }),
-    delivered_at: Type.Union([Timestamp, Type.Null()], { description: 'When a receiver answered 2xx; null until then' }),
-    created_at: Timestamp,
-  },
-  { $id: 'WebhookDelivery' },
-);

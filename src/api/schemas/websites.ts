@@ -1,17 +1,7 @@
+import '../formats.js'; // the formats these schemas name
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_PRIVACY } from '../../sharing/privacy.js';
-import {
-  IntegerEnum,
-  Page,
-  Password,
-  PerPage,
-  PrivacyLevel,
-  PrivacyParam,
-  Search,
-  Sort,
-  StringEnum,
-  Timestamp,
-} from './common.js';
+import { DEFAULT_PRIVACY } from '../../model/privacy.js';
+import { IntegerEnum, Page, Password, PerPage, PrivacyParam, Search, Sort, StringEnum } from '../../http/schemas.js';
 
 const Toggle = (description: string) => IntegerEnum([0, 1], { description });
 /** Two lists at this length, fully percent-encoded, still fit in the smallest body limit (config.ts). */
@@ -54,19 +44,3 @@ export const WebsiteUpdateBody = Type.Object({
   exclude_params: Type.Optional(ExcludeParams),
   exclude_ips: Type.Optional(ExcludeIps),
 });
-
-export const Website = Type.Object(
-  {
-    id: Type.Integer(),
-    domain: Type.String(),
-    privacy: PrivacyLevel(),
-    email: Type.Union([IntegerEnum([0, 1]), Type.Null()]),
-    password: Type.Boolean({ description: 'Whether a share-page password is set' }),
-    exclude_bots: IntegerEnum([0, 1]),
-    exclude_ips: Type.Union([Type.String(), Type.Null()]),
-    exclude_params: Type.Union([Type.String(), Type.Null()]),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  },
-  { $id: 'Website' },
-);

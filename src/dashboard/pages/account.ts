@@ -2,7 +2,7 @@
 // signs out every session, then signs this browser in again).
 import { issueKey } from '../../accounts/accounts.js';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/sessions.js';
-import { html, type HtmlValue } from '../../web/render/html.js';
+import { html, type HtmlValue } from '../../render/html.js';
 import { redirectWithNotice, sendAppPage, setSessionCookie, signedIn } from '../context.js';
 import { csrfField, errorSummary, inputField, postButton, type FieldErrors } from '../render/forms.js';
 import type { PageModule } from '../deps.js';

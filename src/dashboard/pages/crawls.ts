@@ -4,8 +4,8 @@
 // its validation, messages and account scoping apply unchanged.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { documentResponse } from '../../api/openapi-responses.js';
-import { Crawl } from '../../api/schemas/crawls.js';
+import { documentResponse } from '../../http/openapi-responses.js';
+import { Crawl } from '../../resources/schemas.js';
 import type { ApiAnswer } from '../api-client.js';
 import { pathId } from '../api-answers.js';
 import { apiFor, notFoundAppPage, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';

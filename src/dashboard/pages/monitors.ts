@@ -7,7 +7,7 @@ import { backWithApiMessage, failedRead, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';
 import type { FieldErrors } from '../render/forms.js';
-import { formatDateTime, parseTimestamp } from '../../web/render/format.js';
+import { formatDateTime, parseTimestamp } from '../../render/format.js';
 import { listMeta, pageOf } from '../render/monitors-common.js';
 import {
   type MonitorFormValues,

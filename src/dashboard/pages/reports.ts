@@ -3,7 +3,7 @@
 // API (in process), so its rules, messages and authorisation hold here too.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { HistoryPoint } from '../../web/render/report.js';
+import type { HistoryPoint } from '../../render/report.js';
 import { apiMessage, fieldErrors, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { DashboardDeps, PageModule } from '../deps.js';

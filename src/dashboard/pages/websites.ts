@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../web/routes.js';
-import { statsRange, utcDay } from '../../web/stats-range.js';
+import { statsRange, utcDay } from '../../render/stats-range.js';
 import { loadTraffic } from '../../web/website-traffic.js';
 import { backWithApiMessage, fieldErrors, pathId } from '../api-answers.js';
 import { apiFor, formFields, notFoundAppPage, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';

@@ -3,10 +3,10 @@
 // "Crawls"); every one is escaped by the `html` tag.
 import type { AnalysisConfig } from '../../analysis/config.js';
 import { bandOf } from '../../analysis/score.js';
-import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../web/render/format.js';
-import { BAND_ICONS, BAND_WORDS } from '../../web/render/gauge.js';
-import { html, type HtmlValue, safeHref, type SafeHtml } from '../../web/render/html.js';
-import { ICON_FAIL, ICON_WARN } from '../../web/render/icons.js';
+import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../render/format.js';
+import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
+import { html, type HtmlValue, safeHref, type SafeHtml } from '../../render/html.js';
+import { ICON_FAIL, ICON_WARN } from '../../render/icons.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
 
 export interface CrawlJson {

@@ -1,7 +1,7 @@
 // Form controls with their labels and inline messages: every control has a <label>, and a
 // field the server refused carries aria-invalid and points at its message (aria-describedby).
-import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
-import { ICON_WARN } from '../../web/render/icons.js';
+import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
+import { ICON_WARN } from '../../render/icons.js';
 
 /** The API's 422 `errors`: field → messages. */
 export type FieldErrors = Record<string, string[] | undefined>;

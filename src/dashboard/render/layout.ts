@@ -1,8 +1,8 @@
 // The dashboard's document: the share pages' head and stylesheet, a skip link, the navigation
 // (the current page marked), the sign-out form, a notice from the previous step, and `main`.
 // Every page has one <h1> (in `main`), a specific <title> and lang="en".
-import { html, type HtmlValue } from '../../web/render/html.js';
-import { FAVICON, LOGO, STYLESHEET_PATH } from '../../web/render/layout.js';
+import { html, type HtmlValue } from '../../render/html.js';
+import { FAVICON, LOGO, STYLESHEET_PATH } from '../../render/layout.js';
 
 export const APP_SCRIPT_PATH = '/assets/app.js';
 

@@ -2,9 +2,9 @@
 // icon beside the colour), and the pager of an API list.
 import { type Band, bandOf } from '../../analysis/score.js';
 import type { AnalysisConfig } from '../../analysis/config.js';
-import { formatDateTime, isoDateTime, parseTimestamp } from '../../web/render/format.js';
-import { BAND_ICONS, BAND_WORDS } from '../../web/render/gauge.js';
-import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
+import { formatDateTime, isoDateTime, parseTimestamp } from '../../render/format.js';
+import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
+import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
 
 /** A timestamp of the API for people ("14 Mar 2025, 09:26 UTC"), or `empty` when there is none. */
 export function timeOf(value: unknown, empty = 'Never'): SafeHtml {

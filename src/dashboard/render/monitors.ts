@@ -1,9 +1,9 @@
 // The monitors pages' markup: the list, the new-monitor form, and a monitor's page (its facts,
 // the settings form, run now, delete). Values come from the API (docs/api.md "Monitors").
 import type { AnalysisConfig } from '../../analysis/config.js';
-import { FREQUENCIES } from '../../monitors/schedule.js';
-import { truncate } from '../../web/render/format.js';
-import { html, type HtmlValue } from '../../web/render/html.js';
+import { FREQUENCIES } from '../../model/schedule.js';
+import { truncate } from '../../render/format.js';
+import { html, type HtmlValue } from '../../render/html.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton, selectField } from './forms.js';
 import { type ListMeta, pager, scoreBadge, timeOf } from './monitors-common.js';
 

@@ -1,9 +1,9 @@
 // One report in the dashboard: the share page's score card, history chart and checks, with
 // the owner's controls: privacy and password, re-run, delete, and the share page's link.
 import type { AnalysisConfig } from '../../analysis/config.js';
-import { formatDateTime, isoDateTime, parseTimestamp, truncate } from '../../web/render/format.js';
-import { html, safeHref, type SafeHtml } from '../../web/render/html.js';
-import { type HistoryPoint, renderChecks, renderHistory, renderScoreCard } from '../../web/render/report.js';
+import { formatDateTime, isoDateTime, parseTimestamp, truncate } from '../../render/format.js';
+import { html, safeHref, type SafeHtml } from '../../render/html.js';
+import { type HistoryPoint, renderChecks, renderHistory, renderScoreCard } from '../../render/report.js';
 import { csrfField, errorSummary, inputField, postButton, selectField, type FieldErrors } from './forms.js';
 import { PRIVACY_OPTIONS, PRIVACY_WORDS, withQuery } from './reports.js';
 

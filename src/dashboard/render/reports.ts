@@ -2,9 +2,9 @@
 // report form. Everything shown comes from the API's JSON (read defensively: names only).
 import type { AnalysisConfig } from '../../analysis/config.js';
 import { bandOf } from '../../analysis/score.js';
-import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../web/render/format.js';
-import { BAND_ICONS, BAND_WORDS } from '../../web/render/gauge.js';
-import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
+import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../render/format.js';
+import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
+import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
 import { csrfField, errorSummary, inputField, selectField, type FieldErrors } from './forms.js';
 
 /** The paginator's fields the pages read. */

@@ -1,10 +1,10 @@
 // The webhooks pages' markup: the list, the form (new and settings), the answer to a create
 // (the signing secret, shown once), and a webhook's page with its recent deliveries. Values come
 // from the API (docs/api.md "Webhooks").
-import { EVENT_NAMES } from '../../events.js';
-import { truncate } from '../../web/render/format.js';
-import { html, type HtmlValue } from '../../web/render/html.js';
-import { ICON_WARN } from '../../web/render/icons.js';
+import { EVENT_NAMES } from '../../model/events.js';
+import { truncate } from '../../render/format.js';
+import { html, type HtmlValue } from '../../render/html.js';
+import { ICON_WARN } from '../../render/icons.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
 import { type ListMeta, pager, timeOf } from './monitors-common.js';
 

@@ -1,9 +1,9 @@
 // The websites pages: the list, the new-website form, a website's settings with its tracking
 // snippet, and its stats (the share page's traffic sections). Every value comes from the API.
-import { DEFAULT_PRIVACY, Privacy } from '../../sharing/privacy.js';
-import { formatDay, isoDateTime, parseTimestamp, truncate } from '../../web/render/format.js';
-import { html, type HtmlValue, type SafeHtml } from '../../web/render/html.js';
-import { renderTraffic, type WebsiteTraffic } from '../../web/render/traffic.js';
+import { DEFAULT_PRIVACY, Privacy } from '../../model/privacy.js';
+import { formatDay, isoDateTime, parseTimestamp, truncate } from '../../render/format.js';
+import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
+import { renderTraffic, type WebsiteTraffic } from '../../render/traffic.js';
 import {
   checkboxField,
   csrfField,

@@ -2,11 +2,11 @@
 // than once, counts by importance, then every check grouped by importance with what was found,
 // how to fix it, and its value.
 
-import { DEFAULT_CONFIG, type AnalysisConfig } from '../../analysis/config.js';
-import { readStoredCheck } from '../../analysis/checks/stored.js';
-import { bandOf } from '../../analysis/score.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from '../analysis/config.js';
+import { readStoredCheck } from '../analysis/checks/stored.js';
+import { bandOf } from '../analysis/score.js';
 import { renderScoreChart, summariseScores, type ChartPoint, type PointNoun } from './chart.js';
-import { CHECK_NAMES, type Importance } from '../../analysis/types.js';
+import { CHECK_NAMES, type Importance } from '../analysis/types.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from './format.js';
 import { BAND_ICONS, BAND_WORDS, renderGauge } from './gauge.js';
 import { html, safeHref, type SafeHtml } from './html.js';

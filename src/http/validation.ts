@@ -5,7 +5,7 @@
 // follow the order of the fields, and every field is reported at once. validator.ts plugs it
 // into Fastify.
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { hasUnstorableText } from '../db/text.js';
+import { hasUnstorableText } from '../model/text.js';
 import type { FieldErrors } from './errors.js';
 import type { Input, RawValue } from './input.js';
 
@@ -35,7 +35,7 @@ export interface CheckOptions {
   /**
    * The input is stored (a write's body): a field holding text a database cannot store (a NUL)
    * is refused with a 422 on that field, on every engine alike. Filters (query strings) are not
-   * refused: such a term matches nothing (db/text.ts).
+   * refused: such a term matches nothing (model/text.ts).
    */
   stored?: boolean;
 }

@@ -1,6 +1,6 @@
 // The score as a ring gauge (inline SVG, styled by its band class from the stylesheet).
 
-import type { Band } from '../../analysis/score.js';
+import type { Band } from '../analysis/score.js';
 import { html, type SafeHtml } from './html.js';
 import { ICON_FAIL, ICON_PASS, ICON_WARN } from './icons.js';
 

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from '../../db/crawls-repository.js';
-import type { Crawl, CrawlIssue, CrawlPage } from '../schemas/crawls.js';
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from '../db/crawls-repository.js';
+import type { Crawl, CrawlIssue, CrawlPage } from './schemas.js';
 
 /** The API's Crawl: the row's public fields, the mean score computed from its running sum. */
 export function crawlResource(row: CrawlRow): Static<typeof Crawl> {

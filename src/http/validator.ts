@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { parseId } from '../ids.js';
 import { ValidationError, notFound, type FieldErrors, type Resource } from './errors.js';
 import { requestInput, type Input } from './input.js';
-import { RESOURCE_ID } from './schemas/common.js';
+import { RESOURCE_ID } from './schemas.js';
 import { compileCheck, type Validated } from './validation.js';
 
 /** The schema's 422, carrying the fields that did pass: rules.ts runs a route's own rules on them. */

@@ -9,10 +9,10 @@
 // A report lists at most so many items per list (its `omitted` counts the rest, by JSON
 // Pointer): lists say how many more the report did not list, and counts include them.
 
-import { pointerSegment } from '../../analysis/bounds.js';
-import type { Shown, StoredCheck } from '../../analysis/checks/stored.js';
-import type { ItemView, ViewDescriptor } from '../../analysis/checks/views.js';
-import { formatNumber } from '../../analysis/wording.js';
+import { pointerSegment } from '../analysis/bounds.js';
+import type { Shown, StoredCheck } from '../analysis/checks/stored.js';
+import type { ItemView, ViewDescriptor } from '../analysis/checks/views.js';
+import { formatNumber } from '../analysis/wording.js';
 import { html, safeHref, type HtmlValue, type SafeHtml } from './html.js';
 import { truncate } from './format.js';
 

@@ -2,7 +2,7 @@
 // point per analysis in its history): inline SVG, described for screen readers by its <title>
 // and <desc> and by a text summary and data table beside it.
 
-import type { AnalysisConfig } from '../../analysis/config.js';
+import type { AnalysisConfig } from '../analysis/config.js';
 import { formatDateTime, formatDay } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { MonitorRow } from '../../db/monitors-repository.js';
-import type { ReportHistoryRow } from '../../db/report-history-repository.js';
-import type { HistoryItem, Monitor } from '../schemas/monitors.js';
+import type { MonitorRow } from '../db/monitors-repository.js';
+import type { ReportHistoryRow } from '../db/report-history-repository.js';
+import type { HistoryItem, Monitor } from './schemas.js';
 
 /** The API's Monitor: the row minus its owner. */
 export function monitorResource(row: MonitorRow): Static<typeof Monitor> {

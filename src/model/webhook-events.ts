@@ -1,6 +1,6 @@
 // The `events` a webhook subscribes to: written as a comma-separated string or as an array (form
 // `events[]=…`, JSON arrays), stored comma-separated in EVENT_NAMES order, returned as an array.
-import { EVENT_NAMES, type EventName } from '../events.js';
+import { EVENT_NAMES, type EventName } from './events.js';
 
 export type EventListOutcome =
   | { ok: true; events: EventName[] }

@@ -3,7 +3,7 @@
 // here (pages, referrers, event names) was sent by someone on the internet: it goes through
 // the `html` tag like everything else.
 
-import { addDays } from '../stats-range.js';
+import { addDays } from './stats-range.js';
 import { formatDay, truncate } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { type DayCounts, dayTime, formatCount, renderTrafficChart, summariseTraffic } from './traffic-chart.js';

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { WebsiteRow } from '../../db/websites-repository.js';
-import type { Website } from '../schemas/websites.js';
+import type { WebsiteRow } from '../db/websites-repository.js';
+import type { Website } from './schemas.js';
 
 /** The API's Website: the row minus owner and hash; `password` says only whether one is set. */
 export function websiteResource(row: WebsiteRow): Static<typeof Website> {

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import type { DeliveryRow } from '../../db/webhook-deliveries-repository.js';
-import type { WebhookRow } from '../../db/webhooks-repository.js';
-import { eventsOf } from '../../webhooks/event-list.js';
-import type { Webhook, WebhookCreated, WebhookDelivery } from '../schemas/webhooks.js';
+import type { DeliveryRow } from '../db/webhook-deliveries-repository.js';
+import type { WebhookRow } from '../db/webhooks-repository.js';
+import { eventsOf } from '../model/webhook-events.js';
+import type { Webhook, WebhookCreated, WebhookDelivery } from './schemas.js';
 
 /** The API's Webhook: never its secret (shown once, by createdWebhookResource). */
 export function webhookResource(row: WebhookRow): Static<typeof Webhook> {

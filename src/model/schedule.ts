@@ -4,7 +4,7 @@
 // created on 31 January runs on 28 (or 29) February, then on 31 March, never drifting to the
 // 28th. UTC has no daylight saving, so a day is always 24 hours.
 
-import type { MonitorFrequency } from '../db/schema.js';
+export type MonitorFrequency = 'daily' | 'weekly' | 'monthly';
 
 export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const satisfies readonly MonitorFrequency[];
 

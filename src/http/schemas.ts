@@ -1,11 +1,10 @@
 // Parameter and response pieces shared by every resource: one TypeBox schema gives the handler's
 // types (type-provider.ts), the validator's rules (validator.ts) and the OpenAPI document.
 import { Type, type SchemaOptions, type Static, type TLiteral, type TObject, type TSchema } from '@sinclair/typebox';
-import { PRIVACY_LEVELS, type Privacy } from '../../sharing/privacy.js';
-import type { Resource } from '../errors.js';
-import { PER_PAGE_VALUES } from '../pagination.js';
-import { NOT_STORED_AS_TEXT } from '../validation.js';
-import '../formats.js';
+import { PRIVACY_LEVELS, type Privacy } from '../model/privacy.js';
+import type { Resource } from './errors.js';
+import { PER_PAGE_VALUES } from './pagination.js';
+import { NOT_STORED_AS_TEXT } from './validation.js';
 
 /** A string limited to `values`, typed as their union (Type.String's enum is only a string). */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>

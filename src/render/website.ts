@@ -1,8 +1,8 @@
 // The share page of a website: its traffic over a range of days (when the page is given it),
 // then its pages' latest scores and the score over time.
 
-import { DEFAULT_CONFIG, type AnalysisConfig } from '../../analysis/config.js';
-import { bandOf } from '../../analysis/score.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from '../analysis/config.js';
+import { bandOf } from '../analysis/score.js';
 import { renderScoreChart, summariseScores, type ChartPoint } from './chart.js';
 import { formatDateTime, formatDay, isoDateTime, normaliseScore, parseTimestamp, truncate } from './format.js';
 import { BAND_ICONS, BAND_WORDS } from './gauge.js';

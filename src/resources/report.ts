@@ -5,10 +5,10 @@
 // ReportCreated, ReportPage): the OpenAPI document shows them and test/helpers/contract.ts
 // checks every response of the suite against it.
 import type { Static } from '@sinclair/typebox';
-import type { StoredReport } from '../../db/reports-repository.js';
-import type { PaginatedBody } from '../pagination.js';
-import type { EncodedJson } from '../schemas/common.js';
-import type { Report, ReportCreated, ReportPage, ReportShown } from '../schemas/reports.js';
+import type { StoredReport } from '../db/reports-repository.js';
+import type { PaginatedBody } from '../http/pagination.js';
+import type { EncodedJson } from '../http/schemas.js';
+import type { Report, ReportCreated, ReportPage, ReportShown } from './schemas.js';
 
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
