@@ -189,7 +189,7 @@ const OWN_BODY_PARSER = new Set(['post /api/event']);
  * 422 rules the schemas cannot express: the field each may name for a valid-looking request (`to`: before `from`;
  * `report_id`: not one of the account's reports).
  */
-const CROSS_FIELD_RULES = new Set(['password', 'domain', 'to', 'report_id']);
+const CROSS_FIELD_RULES = new Set(['password', 'domain', 'to', 'report_id', 'prop']);
 
 /** The dashboard's routes: /login, /logout, /app… (test/dashboard/ walks them with a session). */
 const isDashboard = (path: string) => path === '/login' || path === '/logout' || path === '/app' || path.startsWith('/app/');
