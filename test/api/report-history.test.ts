@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Migrator, sql } from 'kysely';
 import { fixedClock } from '../../src/time.js';
 import { migrateToLatest } from '../../src/db/connection.js';
-import { migrationProvider } from '../../src/db/migrations.js';
+import { migrationProvider } from '../../src/db/migrations/index.js';
 import { ReportsRepository } from '../../src/db/reports-repository.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { testDatabase } from '../helpers/database.js';

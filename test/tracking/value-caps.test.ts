@@ -12,7 +12,7 @@ import { Migrator, sql } from 'kysely';
 import { createAccount } from '../../src/accounts/accounts.js';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase } from '../../src/db/connection.js';
-import { migrationProvider } from '../../src/db/migrations.js';
+import { migrationProvider } from '../../src/db/migrations/index.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
