@@ -20,17 +20,19 @@ import { WebsitesRepository } from './db/websites-repository.js';
 import { systemResolver } from './analysis/fetch/address-guard.js';
 import type { EventSink } from './model/events.js';
 import { openJobQueue } from './jobs/open-queue.js';
-import { DELIVERY_POLICY, type JobQueue } from './jobs/queue.js';
+import type { JobQueue } from './jobs/queue.js';
+import { registerJobs } from './jobs/registry.js';
 import type { JobLog } from './jobs/log.js';
 import { Scheduler } from './jobs/scheduler.js';
-import { DIGEST_SEND_JOB, DigestService, type DigestJob } from './digests/digest-service.js';
-import { MAIL_SEND_JOB, MailService, type MailJob } from './mail/mail-service.js';
+import { DigestService } from './digests/digest-service.js';
+import { MailService } from './mail/mail-service.js';
 import type { Mailer } from './mail/mail-message.js';
 import { MonitorService } from './monitors/monitor-service.js';
 import { CrawlService } from './crawl/crawl-service.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
+import { analyticsJobs } from './tracking/retention.js';
 import { StatsService } from './tracking/stats-service.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 
@@ -146,7 +148,6 @@ export function buildServices({
     guard,
     version: config.version,
   });
-  webhooks.register(jobs, scheduler);
   const events: EventSink = given.events ?? webhooks;
   const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
   const stats = new StatsService(repos.analytics, { clock, cacheBytes: config.analytics.statsCacheMb * 1024 * 1024 });
@@ -158,11 +159,6 @@ export function buildServices({
     clock,
     log,
   });
-  jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), {
-    kind: 'mail',
-    ...DELIVERY_POLICY,
-  });
-  scheduler.add('mail.sweep', (now) => mail.sweep(now));
   const digests = new DigestService({
     config,
     repo: new DigestsRepository(database.db, clock),
@@ -172,8 +168,6 @@ export function buildServices({
     clock,
     log,
   });
-  jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload), { kind: 'mail' });
-  scheduler.add('digests', (now) => digests.schedule(now));
   // Tests may hand in a recording mailer; everything else gets the MailService.
   const mailer: Mailer = given.mail ?? mail;
   const monitors = new MonitorService({
@@ -188,7 +182,6 @@ export function buildServices({
     log,
     appUrl: config.appUrl,
   });
-  monitors.register(jobs, scheduler);
   const crawls = new CrawlService({
     crawls: repos.crawls,
     reports,
@@ -202,7 +195,16 @@ export function buildServices({
     guard,
     leaseMs: config.jobs.leaseSeconds * 1000,
   });
-  crawls.register(jobs, scheduler);
+  // Every feature's job types and scheduled tasks, registered here and nowhere else (the
+  // scheduler runs its tasks in this order).
+  registerJobs(jobs, scheduler, [
+    webhooks.jobs(),
+    mail.jobs(),
+    digests.jobs(),
+    monitors.jobs(),
+    crawls.jobs(),
+    analyticsJobs({ analytics: repos.analytics, retentionDays: config.analytics.retentionDays, jobs, clock }),
+  ]);
 
   return {
     config,

@@ -38,7 +38,7 @@ import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome 
 import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobQueue } from '../jobs/queue.js';
-import type { Scheduler } from '../jobs/scheduler.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { AnalyserBusyError, type AnalysisPool } from '../reports/analysis-pool.js';
 import type { ReportService } from '../reports/report-service.js';
 import { nowTimestamp, type Clock } from '../time.js';
@@ -136,14 +136,18 @@ export class CrawlService {
 
   constructor(private readonly deps: CrawlServiceDeps) {}
 
-  /** The crawl jobs, and (with a scheduler: the server) the sweep. */
-  register(jobs: JobQueue, scheduler?: Scheduler): void {
-    scheduler?.add('crawls.sweep', (now) => this.sweep(now));
-    // A start or finish that fails (the database away) is retried; a slot's failure too, and
-    // its pages stay leased until then, then are taken again.
-    jobs.register<CrawlJob>(CRAWL_START, (payload, context) => this.start(payload.crawl, context), { kind: 'crawl' });
-    jobs.register<SlotJob>(CRAWL_SLOT, (payload, context) => this.slot(payload, context), { kind: 'crawl' });
-    jobs.register<CrawlJob>(CRAWL_FINISH, (payload) => this.finish(payload.crawl), { kind: 'crawl' });
+  /** The crawl jobs and the sweep (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      // A start or finish that fails (the database away) is retried; a slot's failure too, and
+      // its pages stay leased until then, then are taken again.
+      jobs: [
+        { type: CRAWL_START, kind: 'crawl', run: (payload: CrawlJob, context) => this.start(payload.crawl, context) },
+        { type: CRAWL_SLOT, kind: 'crawl', run: (payload: SlotJob, context) => this.slot(payload, context) },
+        { type: CRAWL_FINISH, kind: 'crawl', run: (payload: CrawlJob) => this.finish(payload.crawl) },
+      ],
+      schedules: [{ name: 'crawls.sweep', run: (now) => this.sweep(now) }],
+    };
   }
 
   /** Null when the start URL may be crawled; otherwise why not (DNS, the address guard). */

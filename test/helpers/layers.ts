@@ -50,7 +50,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   webhooks: ['analysis', 'db', 'jobs', 'model', 'resources'],
   monitors: ['analysis', 'db', 'jobs', 'mail', 'model', 'render', 'reports', 'resources', 'sharing'],
   crawl: ['analysis', 'db', 'http', 'jobs', 'model', 'reports', 'resources', 'webhooks'],
-  tracking: ['db', 'http', 'limits', 'model'],
+  tracking: ['db', 'http', 'jobs', 'limits', 'model'],
   digests: ['db', 'jobs', 'mail', 'model', 'render', 'tracking'],
   // the composition root: every service of an instance, built once
   services: [...SHARED, ...FEATURES],
