@@ -1,5 +1,5 @@
 // Pruning, hourly and at start: raw events past ANALYTICS_RETENTION_DAYS (rollups stay, so the
-// stats do not change), and the salts and visitor rows of days before yesterday (contract:
+// stats do not change), and the salts and visitor rows of days before yesterday (docs/analytics.md:
 // salts are deleted after 48 h, so a visitor cannot be followed across days).
 import type { FastifyInstance } from 'fastify';
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
