@@ -127,7 +127,7 @@ export async function buildApp({
     routerOptions: { querystringParser: (text: string) => parseFormEncoded(text), maxParamLength: 512 },
     // Slow clients: the whole request must arrive within 30 s (the headers within 10 s, below).
     requestTimeout: 30_000,
-    // Malformed paths (bad percent-encoding, over-long parameters) get the contract's error body.
+    // Malformed paths (bad percent-encoding, over-long parameters) get the API's JSON error body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const http = toHttpError(error);
       reply.code(http.status).headers(http.headers).send(errorBody(http));

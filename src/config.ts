@@ -1,4 +1,4 @@
-// Every setting the service reads from the environment (the README lists them all), validated
+// Every setting the service reads from the environment (the README and docs/configuration.md list them all), validated
 // in one pass before anything else happens: a bad value stops the start with a message naming
 // the variable, and every bad value is reported at once.
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ export interface AppConfig {
   databasePoolSize: number;
   /**
    * How many proxies in front of the service to trust (0 = none): the client address is then
-   * the Nth entry from the right of X-Forwarded-For (contract "Tracking").
+   * the Nth entry from the right of X-Forwarded-For (docs/configuration.md#server).
    */
   trustProxy: number;
   logLevel: LogLevel;

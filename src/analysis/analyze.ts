@@ -44,7 +44,7 @@ function hasScheme(input: string): boolean {
 }
 
 /**
- * The URL to analyse. A bare `example.com` gets `https://` (contract). Refused with
+ * The URL to analyse. A bare `example.com` gets `https://` (docs/api.md#reports). Refused with
  * `invalid_url`: blank, longer than 2048 characters, unparsable, not http(s), without a host,
  * or with credentials (they would be sent to the site and stored in the report's url).
  * The fragment is dropped: it is never sent.

@@ -1,4 +1,4 @@
-// Site audits at work (contract "Site audits"). A crawl is three kinds of job:
+// Site audits at work (docs/site-audits.md). A crawl is three kinds of job:
 //
 // - `crawl.start`: the crawl starts running if its account has fewer than MAX_RUNNING_CRAWLS
 //   running (else it stays queued, and the end of one of the account's crawls starts the oldest

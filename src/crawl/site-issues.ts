@@ -1,4 +1,4 @@
-// The site-level issues of a finished crawl (docs: the contract's "Site audits"), computed from
+// The site-level issues of a finished crawl (docs/site-audits.md#site-level-issues), computed from
 // one compact row per URL the crawl fetched or skipped. Pure, and linear in the number of rows:
 // every relation is looked up in a Map, and each detail names a bounded number of pages.
 

@@ -11,7 +11,7 @@ import { renderAppDocument, type Section } from './render/layout.js';
 
 export const FLASH_COOKIE = 'rankscope_flash';
 
-/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (contract). */
+/** The session cookie: HttpOnly, SameSite=Lax, Secure over https (docs/security.md#sessions-and-csrf). */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, id: string): void {
   reply.setCookie(SESSION_COOKIE, id, {
     path: '/',

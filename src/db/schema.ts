@@ -224,7 +224,7 @@ export interface WebhooksTable {
   active: Toggle;
   /**
    * The HMAC key of the signatures, as shown once on create. Stored as it is: it must be
-   * usable to sign, and a key to encrypt it would live in this same database (README "Webhooks").
+   * usable to sign, and a key to encrypt it would live in this same database (docs/webhooks.md).
    */
   secret: string;
   created_at: string;

@@ -1,4 +1,4 @@
-// Periodic digests of websites with e-mail on (contract "Monitors and e-mail"). Every instance's
+// Periodic digests of websites with e-mail on (docs/monitors-and-mail.md#digests). Every instance's
 // scheduler runs `schedule`: for each website due this period's digest it queues a
 // `digest.send` job keyed by website and period, so however many instances tick it is queued
 // once. The job reads the figures from the stats (the share page's own source), queues the mail

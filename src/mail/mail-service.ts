@@ -1,4 +1,4 @@
-// Mail for every feature (contract "Monitors and e-mail"): `queue` stores the mail and queues a
+// Mail for every feature (docs/monitors-and-mail.md#mail): `queue` stores the mail and queues a
 // `mail.send` job; the job sends it by SMTP, or, without SMTP_URL, keeps it in the outbox.
 //
 // Each mail is sent once: a job takes the row with a conditional UPDATE (mails-repository.ts

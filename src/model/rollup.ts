@@ -1,4 +1,4 @@
-// How a batch of events changes the rollups (contract "Stats"): pure, so the counting rules are
+// How a batch of events changes the rollups (docs/api.md#stats): pure, so the counting rules are
 // tested without a database. The repository loads the batch's visitor rows, calls this, and
 // writes the events, the visitor rows and the rollup increments in one transaction.
 

@@ -1,4 +1,4 @@
-// The traffic part of a website page (contract "Website share page"): the range form, the totals,
+// The traffic part of a website page (docs/share-pages.md): the range form, the totals,
 // the visitors-and-pageviews chart with its data table, and the top lists. Every value shown
 // here (pages, referrers, event names) was sent by someone on the internet: it goes through
 // the `html` tag like everything else.

@@ -104,7 +104,7 @@ export class ReportService {
   }
 
   /**
-   * Stores a page a site crawl analysed (contract "Site audits"): the account's report of that
+   * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
    * report. Each is a report.updated or report.created event.
    */

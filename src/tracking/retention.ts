@@ -1,6 +1,6 @@
 // Pruning, hourly: raw events past ANALYTICS_RETENTION_DAYS (rollups stay, so the stats do not
 // change), and the salts and visitor rows of days before yesterday (so a salt lives about
-// 48 hours, and a visitor cannot be followed across days).
+// 48 hours, and a visitor cannot be followed across days: docs/analytics.md).
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { FeatureJobs } from '../jobs/registry.js';

@@ -11,7 +11,7 @@ const clock = fixedClock(Date.parse('2026-01-01T00:00:00Z'));
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** The contract's score: round(100 × Σ weight of passed ÷ Σ weight), weights 10/5/0, halves up. */
+/** The score (docs/checks.md §1): round(100 × Σ weight of passed ÷ Σ weight), weights 10/5/0, halves up. */
 function expectedScore(results: Record<string, { passed: boolean; importance: string }>): number {
   const weight = { high: 10, medium: 5, low: 0 } as Record<string, number>;
   let passed = 0;

@@ -1,4 +1,4 @@
-// The site-level issues of a real crawl (contract "Site audits"): a fixture site with one planted
+// The site-level issues of a real crawl (docs/site-audits.md): a fixture site with one planted
 // fault per issue type gives exactly those issues, each on the right URL with its severity and
 // a detail naming the related pages; a clean site gives none. The rules themselves are unit
 // tested in site-issues.test.ts; this is the crawler feeding them what it saw.

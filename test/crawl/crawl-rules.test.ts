@@ -1,4 +1,4 @@
-// What a crawl fetches (contract "Site audits"): robots.txt (our groups merged over `*`, once per
+// What a crawl fetches (docs/site-audits.md): robots.txt (our groups merged over `*`, once per
 // crawl, with the 404 probe), the reports' User-Agent, sitemaps (robots.txt's, else
 // /sitemap.xml; indexes, gzip; none from another host; none with sitemap=0), the scope (the
 // start host only; http(s) only; fragments stripped; one spelling per URL) and max_pages.

@@ -1,4 +1,4 @@
-// The reports and projects pages (contract "Dashboard for people"): they read and write through
+// The reports and projects pages (docs/dashboard.md): they read and write through
 // the API, so what a page shows and what the API then answers must agree.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

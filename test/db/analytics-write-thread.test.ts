@@ -113,7 +113,7 @@ describe('the analytics write thread', () => {
     }
     for (const b of batches(inProcess)) await repo.record(b);
     const expected = await rollups(inProcess);
-    // Checked by hand against the contract's rules: 6 pageviews by 3 visitors, 1 custom event,
+    // Checked by hand against the counting rules (docs/api.md#stats): 6 pageviews by 3 visitors, 1 custom event,
     // a landing page per visitor ('/docs' for b, '/' for a and c).
     for (const row of [
       'pageviews 2026-11-26  6',

@@ -1,4 +1,4 @@
-// The counting rules (contract "Stats"), on literal events: what each pageview and custom event
+// The counting rules (docs/api.md#stats), on literal events: what each pageview and custom event
 // adds to the rollups, visits and their landing pages, a visitor once per value per day.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The website share page's traffic (contract "Website share page"): events sent through
+// The website share page's traffic (docs/share-pages.md): events sent through
 // POST /api/event on two days with a fixed clock, then the page read back: totals, the chart
 // and its table, the top lists, the range and its fallbacks, escaping, the DB-IP credit, privacy.
 import assert from 'node:assert/strict';

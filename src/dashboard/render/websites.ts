@@ -46,7 +46,7 @@ const PRIVACY_OPTIONS = [
 
 export const privacyLabel = (privacy: number) => PRIVACY_LABELS[privacy] ?? String(privacy);
 
-/** The install snippet (README "Website analytics"; contract "Tracking"). */
+/** The install snippet (docs/analytics.md#the-tracker). */
 export function trackingSnippet(origin: string, websiteId: number): string {
   return `<script defer src="${origin}/js/script.js" data-website="${websiteId}"></script>`;
 }
