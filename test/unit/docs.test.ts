@@ -141,7 +141,11 @@ test('every variable src/config.ts reads has one line in the README’s configur
   const shared = rows.filter((cell) => cell.length > 1).map((cell) => cell.join(', '));
   assert.deepEqual(shared, [], 'one variable per line');
   for (const name of variables)
-    assert.match(section, new RegExp(`\\| \`${name}\` \\|[^\\n]*\\]\\(docs/configuration\\.md#`), `${name} links to its section`);
+    assert.match(
+      section,
+      new RegExp(`\\| \`${name}\` +\\|[^\\n]*\\]\\(docs/configuration\\.md#`),
+      `${name} links to its section`,
+    );
 });
 
 test('every variable src/config.ts reads is documented in docs/configuration.md', () => {
