@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
+import { parsePrivateAddressAllowance } from './analysis/fetch/address-guard.js';
 import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './model/job-kinds.js';
 
 export interface AppConfig {
@@ -283,7 +284,7 @@ function analysisSettings(r: EnvReader): AnalysisConfig {
       maxBodyBytes: r.int('REQUEST_MAX_BODY', d.request.maxBodyBytes, 1024),
       maxCompressionRatio: d.request.maxCompressionRatio,
       ratioGuardAfterBytes: d.request.ratioGuardAfterBytes,
-      allowPrivateAddresses: r.bool('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses),
+      allowPrivateAddresses: r.custom('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses, parsePrivateAddressAllowance),
     },
   };
   if (config.bands.decent > config.bands.good) r.add('REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD');
