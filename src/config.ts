@@ -42,7 +42,17 @@ export interface AppConfig {
   jobs: JobSettings;
   mail: MailSettings;
   crawl: CrawlSettings;
+  render: RenderSettings;
   version: string;
+}
+
+export interface RenderSettings {
+  /** Chromium's executable (Debian's package by default; the project never downloads one). */
+  chromiumPath: string;
+  /** Pages rendered at once by the instance's one browser. */
+  concurrency: number;
+  /** Seconds a page gets for the load event and network idle. */
+  timeoutSeconds: number;
 }
 
 export interface CrawlSettings {
@@ -359,6 +369,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxPages: r.int('CRAWL_MAX_PAGES', 1000, 1, 1_000_000),
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
+    },
+    render: {
+      chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
+      concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
+      timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
     },
     version: VERSION,
   };
