@@ -2,7 +2,7 @@
 // locked to the guard proxy: every request goes through it, loopback included, and nothing the
 // browser could send around it (WebRTC's UDP, QUIC, DNS prefetch, background services) is on.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { GuardProxy } from './guard-proxy.js';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
@@ -36,7 +36,9 @@ export function chromiumArgs(heapMb: number): string[] {
   ];
 }
 
-export function launchChromium(executablePath: string, proxy: GuardProxy, heapMb: number): Promise<Browser> {
+export async function launchChromium(executablePath: string, proxy: GuardProxy, heapMb: number): Promise<Browser> {
+  // Loaded on the first rendered page: an instance that never renders never pays for playwright.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath,
     headless: true,
