@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
+import { parsePrivateAddressAllowance } from './analysis/fetch/address-guard.js';
 import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './model/job-kinds.js';
 
 export interface AppConfig {
@@ -41,7 +42,17 @@ export interface AppConfig {
   jobs: JobSettings;
   mail: MailSettings;
   crawl: CrawlSettings;
+  render: RenderSettings;
   version: string;
+}
+
+export interface RenderSettings {
+  /** Chromium's executable (Debian's package by default; the project never downloads one). */
+  chromiumPath: string;
+  /** Pages rendered at once by the instance's one browser. */
+  concurrency: number;
+  /** Seconds a page gets for the load event and network idle. */
+  timeoutSeconds: number;
 }
 
 export interface CrawlSettings {
@@ -283,7 +294,7 @@ function analysisSettings(r: EnvReader): AnalysisConfig {
       maxBodyBytes: r.int('REQUEST_MAX_BODY', d.request.maxBodyBytes, 1024),
       maxCompressionRatio: d.request.maxCompressionRatio,
       ratioGuardAfterBytes: d.request.ratioGuardAfterBytes,
-      allowPrivateAddresses: r.bool('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses),
+      allowPrivateAddresses: r.custom('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses, parsePrivateAddressAllowance),
     },
   };
   if (config.bands.decent > config.bands.good) r.add('REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD');
@@ -358,6 +369,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxPages: r.int('CRAWL_MAX_PAGES', 1000, 1, 1_000_000),
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
+    },
+    render: {
+      chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
+      concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
+      timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
     },
     version: VERSION,
   };

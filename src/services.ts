@@ -29,6 +29,7 @@ import { MailService } from './mail/mail-service.js';
 import type { Mailer } from './mail/mail-message.js';
 import { MonitorService } from './monitors/monitor-service.js';
 import { CrawlService } from './crawl/crawl-service.js';
+import { Renderer } from './browser/renderer.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
@@ -80,6 +81,8 @@ export interface Services {
   monitors: MonitorService;
   /** Site audits: the start, page-worker and finish jobs. */
   crawls: CrawlService;
+  /** Headless Chromium behind the address guard (docs/rendering.md); started on the first rendered page. */
+  renderer: Renderer;
   /** Where services publish what happened to an account's resources (the webhooks). */
   events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
@@ -205,6 +208,18 @@ export function buildServices({
     crawls.jobs(),
     analyticsJobs({ analytics: repos.analytics, retentionDays: config.analytics.retentionDays, jobs, clock }),
   ]);
+  // The browser reaches only what the analyser's fetch may: the same policy, resolver and test hooks.
+  const renderer = new Renderer({
+    executablePath: config.render.chromiumPath,
+    concurrency: config.render.concurrency,
+    timeoutMs: config.render.timeoutSeconds * 1000,
+    maxBytes: config.analysis.request.maxBodyBytes,
+    userAgent: config.analysis.request.userAgent,
+    policy: guard.policy,
+    resolver: guard.resolver,
+    hooks: guard.hooks,
+    log,
+  });
 
   return {
     config,
@@ -218,6 +233,7 @@ export function buildServices({
     webhooks,
     monitors,
     crawls,
+    renderer,
     events,
     jobs,
     mail,
@@ -233,6 +249,7 @@ export function buildServices({
       await jobs.stop();
       mail.close();
       await engine?.close();
+      await renderer.close();
     },
   };
 }

@@ -20,7 +20,7 @@ const FEATURES = [
   'tracking',
   'digests',
 ] as const;
-const SHARED = ['model', 'limits', 'analysis', 'index', 'db', 'http', 'resources', 'render'] as const;
+const SHARED = ['model', 'limits', 'analysis', 'index', 'browser', 'db', 'http', 'resources', 'render'] as const;
 
 /** Folder → the folders it may import (besides BASE and itself). */
 export const LAYERS: Record<string, readonly string[]> = {
@@ -33,6 +33,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   // the engine: a URL or HTML in, a report out; no server, no database
   analysis: ['limits'],
   index: ['analysis'],
+  // headless Chromium behind the guard proxy: the page as a browser builds it
+  browser: ['analysis', 'limits'],
   config: ['analysis', 'model'],
   db: ['model'],
   // the HTTP toolkit every route uses: errors, envelopes, validation, logging, OpenAPI pieces
