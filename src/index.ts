@@ -27,14 +27,14 @@ export type {
   FetchFailureReason,
   Importance,
 } from './analysis/types.js';
-export { CHECK_NAMES } from './analysis/types.js';
+export { CHECK_NAMES } from './analysis/checks/index.js';
 
 export type { AnalyzeOptions } from './analysis/analyze.js';
 export { EnginePool } from './analysis/engine-pool.js';
 
 /**
  * Fetches the page (following redirects, with its robots.txt, a 404 probe and the favicon and
- * sitemap probes) and runs the 33 checks. Private and loopback addresses are refused unless
+ * sitemap probes) and runs the checks. Private and loopback addresses are refused unless
  * `config.request.allowPrivateAddresses`. Rejects with FetchError when the page cannot be
  * analysed, or with the reason of an aborted `signal`. Options: `config`, `signal`, `clock`,
  * `engine` (an EnginePool runs parsing and checks in worker threads), `resolver` (DNS).
@@ -61,7 +61,7 @@ export interface AnalyzeHtmlOptions {
   clock?: Clock;
 }
 
-/** Runs the 33 checks on a page already in hand: no network at all. */
+/** Runs the checks on a page already in hand: no network at all. */
 export function analyzeHtml(html: string, options: AnalyzeHtmlOptions): AnalysedPage {
   const config = options.config ?? DEFAULT_CONFIG;
   const finalUrl = normalizeTargetUrl(options.url).href;
@@ -91,7 +91,7 @@ export interface CheckInfo {
   fix: string;
 }
 
-/** The 33 checks, in the order of every `results` object. */
+/** The checks, in the order of every `results` object. */
 export const checks: readonly CheckInfo[] = CHECKS.map(({ name, importance, title, why, fix }) => ({
   name,
   importance,

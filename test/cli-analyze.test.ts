@@ -9,7 +9,8 @@ import { main, type CliIo } from '../src/cli/index.js';
 import { DEFAULT_CONFIG } from '../src/analysis/config.js';
 import { describeCheck } from '../src/analysis/checks/stored.js';
 import { bandOf } from '../src/analysis/score.js';
-import { CHECK_NAMES, type AnalysedPage } from '../src/analysis/types.js';
+import { CHECK_NAMES } from '../src/analysis/checks/index.js';
+import type { AnalysedPage } from '../src/analysis/types.js';
 import { startServer, type TestServer } from './analysis/fetch-test-server.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets shop</title>

@@ -1,46 +1,12 @@
 // Shapes shared by the engine, the CLI and the API. The engine itself is pure: it knows
 // nothing of HTTP servers or databases.
 
+import type { CheckName } from './checks/index.js';
+
 export type Importance = 'high' | 'medium' | 'low';
 
-/** The 33 checks, in the order of the spec's table (and of every `results` object). */
-export const CHECK_NAMES = [
-  'title',
-  'meta_description',
-  'headings',
-  'content_keywords',
-  'image_keywords',
-  'image_format',
-  'in_page_links',
-  'load_time',
-  'page_size',
-  'http_requests',
-  'defer_javascript',
-  'dom_size',
-  'text_compression',
-  'structured_data',
-  'meta_viewport',
-  'https_encryption',
-  'seo_friendly_url',
-  'language',
-  'favicon',
-  'content_length',
-  'text_html_ratio',
-  'charset',
-  'deprecated_html_tags',
-  '404_page',
-  'noindex',
-  'robots',
-  'sitemap',
-  'mixed_content',
-  'server_signature',
-  'unsafe_cross_origin_links',
-  'plaintext_email',
-  'social',
-  'inline_css',
-] as const;
-
-export type CheckName = (typeof CHECK_NAMES)[number];
+/** A check's name, a key of `results`: one per check module (checks/index.ts, the registry). */
+export type { CheckName };
 
 /** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key (a head check may add `head_closed_by` after it). */
 export interface CheckResult {

@@ -5,7 +5,8 @@ import { CHECKS } from '../../src/analysis/checks/index.js';
 import { checkLabel, describeCheck } from '../../src/analysis/checks/stored.js';
 import { formatBytes, oneLine } from '../../src/analysis/wording.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../src/analysis/config.js';
-import { CHECK_NAMES, type CheckName, type CheckResult, type Importance } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
+import type { CheckName, CheckResult, Importance } from '../../src/analysis/types.js';
 
 const IMPORTANCE: Record<CheckName, Importance> = Object.fromEntries(
   CHECK_NAMES.map((n) => [n, 'medium' as Importance]),

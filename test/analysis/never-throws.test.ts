@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { CHECKS } from '../../src/analysis/checks/index.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
-import { CHECK_NAMES, type AnalysisResult, type PageSnapshot } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
+import type { AnalysisResult, PageSnapshot } from '../../src/analysis/types.js';
 import { htmlish } from './arbitraries.js';
 
 const url = fc.oneof(

@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { scoreOf } from '../../src/analysis/score.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 import { SPEC_IMPORTANCE as importance } from '../helpers/spec-importance.js';
 
 test('the registry: 33 checks in the spec order with the spec importances', () => {

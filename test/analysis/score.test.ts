@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { bandOf, scoreOf } from '../../src/analysis/score.js';
-import { CHECK_NAMES, type CheckResults, type Importance } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
+import type { CheckResults, Importance } from '../../src/analysis/types.js';
 
 /** 33 results: the given [importance, passed] pairs first, then failing low checks. */
 function resultsOf(entries: [Importance, boolean][]): CheckResults {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 import { SPEC_IMPORTANCE as IMPORTANCE } from '../helpers/spec-importance.js';
 
 /** Time moves only when a test moves it (no sleeping to make a timestamp change). */

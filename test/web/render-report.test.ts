@@ -6,7 +6,7 @@ import { renderReportPage, type ShareReport } from '../../src/render/index.js';
 import { escapeHtml } from '../../src/render/html.js';
 import { findCheck } from '../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 import { all, assertPageBasics, byId, one, parse, text } from './render-helpers.js';
 
 const sample: ShareReport = JSON.parse(readFileSync(new URL('../fixtures/reports/sample.json', import.meta.url), 'utf8'));
