@@ -72,7 +72,7 @@ test('--json prints one report object, exit 0', async () => {
   assert.equal(stderr(), '');
 });
 
-test('the readable summary: URL, score and band, then 33 checks with a mark and one line each', async () => {
+test('the readable summary: URL, score and band, then every check with a mark and one line each', async () => {
   const json = capture();
   await main(['analyze', `${server.origin}/`, '--json'], json.io);
   const report = JSON.parse(json.stdout()) as AnalysedPage;
@@ -86,7 +86,7 @@ test('the readable summary: URL, score and band, then 33 checks with a mark and 
   const band = bandOf(report.result, DEFAULT_CONFIG.bands);
   assert.ok(lines[1].startsWith(`Score: ${report.result}/100 (${band})`), lines[1]);
   const checkLines = lines.filter((line) => /^[✓✗] /.test(line));
-  assert.equal(checkLines.length, 33);
+  assert.equal(checkLines.length, CHECK_NAMES.length);
   for (const [i, name] of CHECK_NAMES.entries()) {
     const result = report.results[name];
     const line = checkLines[i];
