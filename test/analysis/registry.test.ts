@@ -34,7 +34,7 @@ function wordCount(min: number, position = 15) {
       return value >= min ? { value } : { value, failure: fail('too_few', { min: limit(min) }) };
     },
     describe: ({ value }) => (value === undefined ? null : `${value} words.`),
-    view: { value: { kind: 'text' }, error: null },
+    view: { value: { kind: 'none' }, error: null },
   });
 }
 
