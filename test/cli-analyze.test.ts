@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG } from '../src/analysis/config.js';
 import { describeCheck } from '../src/analysis/checks/stored.js';
 import { bandOf } from '../src/analysis/score.js';
 import { CHECK_NAMES } from '../src/analysis/checks/index.js';
-import type { AnalysedPage } from '../src/analysis/types.js';
+import type { AnalysedPage } from '../src/analysis/results.js';
 import { startServer, type TestServer } from './analysis/fetch-test-server.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets shop</title>

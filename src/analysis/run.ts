@@ -6,7 +6,8 @@ import { CHECKS, type Check } from './checks/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './config.js';
 import { scoreOf } from './score.js';
 import { fitResults } from './size-budget.js';
-import type { AnalysisResult, CheckResults, PageSnapshot } from './types.js';
+import type { PageSnapshot } from './types.js';
+import type { AnalysisResult, CheckResults } from './results.js';
 
 /**
  * `artifacts` may be passed when the caller already built them (the fetcher does, for its probes);

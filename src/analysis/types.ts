@@ -1,12 +1,8 @@
 // Shapes shared by the engine, the CLI and the API. The engine itself is pure: it knows
 // nothing of HTTP servers or databases.
 
-import type { CheckName } from './checks/index.js';
-
 export type Importance = 'high' | 'medium' | 'low';
 
-/** A check's name, a key of `results`: one per check module (checks/index.ts, the registry). */
-export type { CheckName };
 
 /** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key (a head check may add `head_closed_by` after it). */
 export interface CheckResult {
@@ -19,20 +15,6 @@ export interface CheckResult {
    * within this check object → the number of items or entries left out.
    */
   omitted?: Record<string, number>;
-}
-
-export type CheckResults = Record<CheckName, CheckResult>;
-
-export interface AnalysisResult {
-  result: number;
-  results: CheckResults;
-}
-
-/** What the CLI prints with --json and what the reports API stores. */
-export interface AnalysedPage extends AnalysisResult {
-  url: string;
-  project: string;
-  generated_at: string;
 }
 
 /** Response headers, lower-cased names, every value kept (multi-valued headers stay apart). */

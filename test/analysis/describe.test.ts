@@ -8,7 +8,8 @@ import { CHECK_NAMES, CHECKS, findCheck } from '../../src/analysis/checks/index.
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { page } from './checks/helpers.js';
-import type { CheckName, CheckResult, Importance } from '../../src/analysis/types.js';
+import type { CheckResult, Importance } from '../../src/analysis/types.js';
+import type { CheckName } from '../../src/analysis/results.js';
 
 const IMPORTANCE: Record<CheckName, Importance> = Object.fromEntries(
   CHECK_NAMES.map((n) => [n, 'medium' as Importance]),

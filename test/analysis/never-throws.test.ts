@@ -8,7 +8,8 @@ import { CHECKS } from '../../src/analysis/checks/index.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
-import type { AnalysisResult, PageSnapshot } from '../../src/analysis/types.js';
+import type { PageSnapshot } from '../../src/analysis/types.js';
+import type { AnalysisResult } from '../../src/analysis/results.js';
 import { htmlish } from './arbitraries.js';
 
 const url = fc.oneof(

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { bandOf, scoreOf } from '../../src/analysis/score.js';
 import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
-import type { CheckResults, Importance } from '../../src/analysis/types.js';
+import type { Importance } from '../../src/analysis/types.js';
+import type { CheckResults } from '../../src/analysis/results.js';
 
 /** A result per check: the given [importance, passed] pairs first, then failing low checks. */
 function resultsOf(entries: [Importance, boolean][]): CheckResults {

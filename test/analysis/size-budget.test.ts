@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitResults, RESULTS_BUDGET_BYTES, SHRINK_LEVELS, type Measured } from '../../src/analysis/size-budget.js';
 import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
-import type { CheckName, CheckResult } from '../../src/analysis/types.js';
+import type { CheckResult } from '../../src/analysis/types.js';
+import type { CheckName } from '../../src/analysis/results.js';
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
