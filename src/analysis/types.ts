@@ -3,7 +3,6 @@
 
 export type Importance = 'high' | 'medium' | 'low';
 
-
 /** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key (a head check may add `head_closed_by` after it). */
 export interface CheckResult {
   passed: boolean;
