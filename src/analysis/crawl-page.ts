@@ -13,7 +13,8 @@ import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/
 import type { PageOutline } from './outline.js';
 import { projectOf, type AnalyzeOptions } from './analyze.js';
 import { robotsSitemapUrls } from './probes.js';
-import type { AnalysedPage, FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
+import type { FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
+import type { AnalysedPage } from './results.js';
 import { nowTimestamp } from '../time.js';
 
 /** What every page of one origin shares (plain data: a crawl stores it for its other instances). */
