@@ -14,6 +14,8 @@ export interface CheckedTarget {
   statusCode: number | null;
   /** Where the redirects end (the URL itself when none); null when nothing answered. */
   finalUrl: string | null;
+  /** The last answer's status when redirects were followed (a 301 that ends at a 404: 404); absent or null: unknown. */
+  finalStatusCode?: number | null;
   /** Why nothing answered (timeout, refused, blocked by the address guard…); null when something did. */
   error: string | null;
   /** The body's size: Content-Length of the final answer, else the bytes read; null when unknown. */
