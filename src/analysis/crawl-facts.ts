@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import type { Artifacts, HeadLink, Meta } from './artifacts/index.js';
-import { encodeSignature, minhashSignature, shingleHashes } from './shingles.js';
+import { encodeSignature, minhashSignature, shingles } from './shingles.js';
 
 /** Items named per list (an issue's detail names at most 10); the rest are counted. */
 export const FACTS_NAMED = 10;
@@ -205,7 +205,7 @@ export function crawlFacts(artifacts: Artifacts): CrawlFacts {
   let kept: Uint8Array | null = null;
   if (text.words >= NEAR_DUPLICATE_MIN_WORDS) {
     const visible = text.visible.length > KEPT_TEXT_CHARS ? text.visible.slice(0, KEPT_TEXT_CHARS) : text.visible;
-    signature = encodeSignature(minhashSignature(shingleHashes(visible)));
+    signature = encodeSignature(minhashSignature(shingles(visible)));
     kept = deflateRawSync(visible, { level: 1 });
   }
 
