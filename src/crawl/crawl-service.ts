@@ -582,14 +582,20 @@ export class CrawlService {
     // Near-duplicate candidates (MinHash buckets) are confirmed on their exact shingle sets,
     // rebuilt from the stored text of those pages alone.
     const shingles = new Map<string, Uint32Array>();
-    const needed = [...planFor(pages).urls];
+    const nearDuplicatePlan = planFor(pages);
+    const needed = [...nearDuplicatePlan.urls];
     for (let i = 0; i < needed.length; i += 500) {
       for (const [url, text] of await this.deps.crawls.pageTexts(id, needed.slice(i, i + 500))) {
         shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
       }
     }
     // The link and image checks' results join here once they are stored.
-    const issues = findSiteIssues(pages, { sitemapFound: crawl.sitemap_found === 1, shingles, checked: [] });
+    const issues = findSiteIssues(pages, {
+      sitemapFound: crawl.sitemap_found === 1,
+      shingles,
+      nearDuplicatePlan,
+      checked: [],
+    });
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;
     this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');

@@ -7,6 +7,7 @@
 import { ISSUE_SEVERITIES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
 import { type CatalogueRow, catalogueIssues } from './issues/catalogue-issues.js';
 import type { CheckedTarget } from './issues/checked-target.js';
+import type { NearDuplicatePlan } from './issues/near-duplicates.js';
 import { siteHostOf } from './scope.js';
 
 export { ISSUE_SEVERITIES, ISSUE_TYPES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
@@ -55,6 +56,8 @@ export interface SiteIssueOptions {
   checked?: readonly CheckedTarget[];
   /** Sorted shingle hashes of the near-duplicate candidates (planFor(pages).urls); a candidate without them is not confirmed. */
   shingles?: ReadonlyMap<string, Uint32Array>;
+  /** The near-duplicate plan the shingles were read for (planFor(pages)), so it is not made twice. */
+  nearDuplicatePlan?: NearDuplicatePlan;
 }
 
 /** Pages named in a detail before "and N more". */
@@ -125,6 +128,7 @@ export function findSiteIssues(pages: readonly CrawledPage[], options: SiteIssue
       siteHost: pages.length > 0 ? siteHostOf(pages[0].url) : '',
       checked: options.checked ?? [],
       shingles: options.shingles ?? new Map(),
+      nearDuplicatePlan: options.nearDuplicatePlan,
       redirectEnds,
     },
     add,

@@ -50,6 +50,8 @@ export interface CatalogueInput {
   checked: readonly CheckedTarget[];
   /** Sorted shingle hashes of the near-duplicate plan's URLs (planFor(rows).urls). */
   shingles: ReadonlyMap<string, Uint32Array>;
+  /** The plan those shingles were read for (planFor(rows)); made again when absent. */
+  nearDuplicatePlan?: NearDuplicatePlan;
   /** Where each redirect row's chain ends (null: it loops). */
   redirectEnds: ReadonlyMap<string, string | null>;
 }
@@ -195,7 +197,7 @@ export function catalogueIssues(
   }
 
   for (const [url, links] of redirectLinks) add('redirecting_link', url, `Links to ${named(links.names, links.count)}.`);
-  contentDuplicates(rows, input.shingles, add);
+  contentDuplicates(rows, input.shingles, input.nearDuplicatePlan, add);
   checkedTargets(input, add);
 }
 
@@ -373,7 +375,12 @@ function hreflangIssues(
 }
 
 /** duplicate_content (same visible text) and near_duplicate_content (MinHash, then exact Jaccard). */
-function contentDuplicates(rows: readonly CatalogueRow[], shingles: ReadonlyMap<string, Uint32Array>, add: AddIssue): void {
+function contentDuplicates(
+  rows: readonly CatalogueRow[],
+  shingles: ReadonlyMap<string, Uint32Array>,
+  plan: NearDuplicatePlan | undefined,
+  add: AddIssue,
+): void {
   const groups = new Map<string, string[]>();
   for (const row of rows) {
     // A page with no visible text is thin_content's, not a duplicate of every other empty page.
@@ -393,7 +400,7 @@ function contentDuplicates(rows: readonly CatalogueRow[], shingles: ReadonlyMap<
 
   const candidates = nearDuplicateCandidates(rows);
   if (candidates.length < 2) return;
-  const found = confirmNearDuplicates(planNearDuplicates(candidates), shingles);
+  const found = confirmNearDuplicates(plan ?? planNearDuplicates(candidates), shingles);
   // Exact twins of a representative share its partner.
   const byText = new Map<string, string>();
   for (const c of candidates) if (!byText.has(c.textHash)) byText.set(c.textHash, c.url);

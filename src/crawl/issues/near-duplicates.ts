@@ -44,13 +44,22 @@ export function planNearDuplicates(candidates: readonly NearDuplicateCandidate[]
     seenText.add(c.textHash);
     reps.push(c);
   }
-  const buckets = new Map<string, NearDuplicateCandidate[]>();
-  const keys: string[][] = reps.map((c) => {
-    const own: string[] = [];
+  // A band's six values hashed to one 53-bit number (two 32-bit mixes, band index included): a
+  // number key costs far less than a string, and a rare collision only adds a candidate that
+  // the signature estimate then drops.
+  const buckets = new Map<number, NearDuplicateCandidate[]>();
+  const keys: Float64Array[] = reps.map((c) => {
+    const own = new Float64Array(BANDS);
     for (let band = 0; band < BANDS; band++) {
-      let key = `${band}`;
-      for (let r = 0; r < ROWS; r++) key += `:${c.signature[band * ROWS + r].toString(36)}`;
-      own.push(key);
+      let hi = 0x27d4eb2d ^ band;
+      let lo = 0x165667b1 + band;
+      for (let r = 0; r < ROWS; r++) {
+        const v = c.signature[band * ROWS + r];
+        hi = Math.imul(hi ^ v, 0x85ebca6b) ^ (hi >>> 15);
+        lo = Math.imul(lo + v, 0xc2b2ae35) ^ (lo >>> 13);
+      }
+      const key = (hi >>> 11) * 0x100000000 + (lo >>> 0);
+      own[band] = key;
       const bucket = buckets.get(key);
       if (bucket === undefined) buckets.set(key, [c]);
       else if (bucket.length < PER_BUCKET + 1) bucket.push(c);
