@@ -44,24 +44,22 @@ export function planNearDuplicates(candidates: readonly NearDuplicateCandidate[]
     seenText.add(c.textHash);
     reps.push(c);
   }
-  // A band's six values hashed to one 53-bit number (two 32-bit mixes, band index included): a
-  // number key costs far less than a string, and a rare collision only adds a candidate that
-  // the signature estimate then drops.
-  const buckets = new Map<number, NearDuplicateCandidate[]>();
-  const keys: Float64Array[] = reps.map((c) => {
-    const own = new Float64Array(BANDS);
+  // A band's six values hashed to a 30-bit number, one map per band: small-integer keys cost far
+  // less than strings or larger numbers, and a rare collision only adds a candidate that the
+  // signature estimate then drops.
+  const buckets = Array.from({ length: BANDS }, () => new Map<number, NearDuplicateCandidate[]>());
+  const keys: Int32Array[] = reps.map((c) => {
+    const own = new Int32Array(BANDS);
     for (let band = 0; band < BANDS; band++) {
-      let hi = 0x27d4eb2d ^ band;
-      let lo = 0x165667b1 + band;
+      let h = 0x27d4eb2d;
       for (let r = 0; r < ROWS; r++) {
-        const v = c.signature[band * ROWS + r];
-        hi = Math.imul(hi ^ v, 0x85ebca6b) ^ (hi >>> 15);
-        lo = Math.imul(lo + v, 0xc2b2ae35) ^ (lo >>> 13);
+        h = Math.imul(h ^ c.signature[band * ROWS + r], 0x85ebca6b);
+        h ^= h >>> 15;
       }
-      const key = (hi >>> 11) * 0x100000000 + (lo >>> 0);
+      const key = h & 0x3fffffff;
       own[band] = key;
-      const bucket = buckets.get(key);
-      if (bucket === undefined) buckets.set(key, [c]);
+      const bucket = buckets[band].get(key);
+      if (bucket === undefined) buckets[band].set(key, [c]);
       else if (bucket.length < PER_BUCKET + 1) bucket.push(c);
     }
     return own;
@@ -70,8 +68,10 @@ export function planNearDuplicates(candidates: readonly NearDuplicateCandidate[]
   const urls = new Set<string>();
   reps.forEach((c, i) => {
     const met = new Map<string, number>();
-    for (const key of keys[i]) {
-      for (const other of buckets.get(key)!) {
+    for (let band = 0; band < BANDS; band++) {
+      const bucket = buckets[band].get(keys[i][band])!;
+      if (bucket.length === 1) continue;
+      for (const other of bucket) {
         if (other === c || met.has(other.url)) continue;
         met.set(other.url, signatureSimilarity(c.signature, other.signature));
       }
