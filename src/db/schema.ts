@@ -347,6 +347,12 @@ export interface CrawlPagesTable {
   inlinks: number;
   linked_from: string;
   error: string | null;
+  /** What the issue catalogue needs of an analysed page (JSON, bounded: src/analysis/crawl-facts.ts). */
+  facts: string | null;
+  /** Milliseconds from the request to the response's headers; null without an answer. */
+  response_ms: number | null;
+  /** The visible text, deflated (raw DEFLATE), of pages of 100+ words: near-duplicate confirmation. */
+  page_text: Uint8Array | null;
 }
 
 export interface CrawlSitemapUrlsTable {

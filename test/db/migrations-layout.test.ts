@@ -33,9 +33,11 @@ test('the names are those the migrations table already holds', async () => {
   for (const engine of ['sqlite', 'postgres'] as const) {
     const before = Object.keys(await providerBefore(engine).getMigrations()).sort();
     assert.deepEqual(
-      MIGRATIONS.map((m) => m.name),
+      MIGRATIONS.slice(0, before.length).map((m) => m.name),
       before,
     );
+    // Migrations written after the split come after every name the old list had.
+    for (const later of MIGRATIONS.slice(before.length)) assert.ok(later.name > before[before.length - 1], later.name);
   }
 });
 
@@ -75,10 +77,22 @@ describe('databases from the old list and from the new files', () => {
   });
 
   test('an existing database migrates with the new files unchanged: nothing runs, no row is added', async () => {
-    assert.equal(oldMigrations.length, MIGRATIONS.length);
-    assert.deepEqual(await migrateToLatest(old), []);
+    const split = await splitProvider(old.engine);
+    assert.equal(oldMigrations.length, Object.keys(await split.getMigrations()).length);
+    const { results, error } = await migrator(old, await currentSchema(old), split).migrateToLatest();
+    assert.equal(error, undefined);
+    assert.deepEqual(results, []);
     assert.deepEqual(await migrationRows(old), oldMigrations);
     assert.deepEqual(await snapshot(old), oldSnapshot);
+  });
+
+  test('a server on such a database runs only the migrations written after the split', async () => {
+    const existing = await open();
+    await migrateAndSeed(existing, 'old', 'old');
+    const rows = await migrationRows(existing);
+    const later = MIGRATIONS.slice(rows.length).map((m) => m.name);
+    assert.deepEqual(await migrateToLatest(existing), later);
+    assert.deepEqual((await migrationRows(existing)).slice(0, rows.length), rows);
   });
 
   test('a fresh database from the new files has the same schema, and the same rows give the same data', async () => {
@@ -99,7 +113,18 @@ describe('databases from the old list and from the new files', () => {
 type List = 'old' | 'new';
 
 function provider(list: List, engine: DatabaseHandle['engine']): MigrationProvider {
-  return list === 'old' ? providerBefore(engine) : migrationProvider(engine);
+  return list === 'old' ? providerBefore(engine) : splitProvider(engine);
+}
+
+/** The new files that replaced the old list (those written later are left out). */
+function splitProvider(engine: DatabaseHandle['engine']): MigrationProvider {
+  return {
+    async getMigrations() {
+      const names = new Set(Object.keys(await providerBefore(engine).getMigrations()));
+      const all = await migrationProvider(engine).getMigrations();
+      return Object.fromEntries(Object.entries(all).filter(([name]) => names.has(name)));
+    },
+  };
 }
 
 function migrator(handle: DatabaseHandle, schema: string | undefined, provider: MigrationProvider): Migrator {
@@ -114,7 +139,7 @@ async function currentSchema(handle: DatabaseHandle): Promise<string | undefined
 /**
  * Migrates in three steps with rows added between them, so the migrations that transform data
  * have some to transform: `firstList` to 0005, `restList` on from there (the last step through
- * migrateToLatest when it is the new files: the path a server takes).
+ * the whole list it was given).
  */
 async function migrateAndSeed(handle: DatabaseHandle, firstList: List, restList: List): Promise<void> {
   const schema = await currentSchema(handle);
@@ -129,12 +154,8 @@ async function migrateAndSeed(handle: DatabaseHandle, firstList: List, restList:
   await seedThrough0005(db, handle.engine);
   await to(rest, '0012_analytics_read_bounds');
   await seedThrough0012(db);
-  if (restList === 'new') {
-    await migrateToLatest(handle);
-  } else {
-    const { error } = await migrator(handle, schema, rest).migrateToLatest();
-    assert.equal(error, undefined);
-  }
+  const { error } = await migrator(handle, schema, rest).migrateToLatest();
+  assert.equal(error, undefined);
   // 0014 lets a dimension be as long as a custom property's.
   await db
     .insertInto('analytics_rollups')
