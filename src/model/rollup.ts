@@ -2,8 +2,17 @@
 // tested without a database. The repository loads the batch's visitor rows, calls this, and
 // writes the events, the visitor rows and the rollup increments in one transaction.
 
-/** An event ready to store: every field as the tables keep it. */
-export interface StoredEvent {
+import {
+  DIMENSIONS,
+  type Dimension,
+  type DimensionKey,
+  type DimensionSpec,
+  dimensionsCounting,
+  type EventFields,
+} from './dimensions.js';
+
+/** An event ready to store: every field as the tables keep it (the derived ones: model/dimensions.ts). */
+export interface StoredEvent extends EventFields {
   websiteId: number;
   /** Milliseconds since the epoch (the server's clock when the event arrived). */
   at: number;
@@ -11,21 +20,7 @@ export interface StoredEvent {
   /** UTC day YYYY-MM-DD and hour 00–23 of `at`. */
   day: string;
   hour: string;
-  name: string;
-  page: string;
   visitor: string;
-  referrer: string | null;
-  source: string | null;
-  campaign: string | null;
-  browser: string;
-  os: string;
-  device: string;
-  country: string;
-  continent: string;
-  city: string | null;
-  language: string | null;
-  resolution: string | null;
-  props: string | null;
 }
 
 /** A visitor's state for one website and day. `seen`: the values they were counted under. */
@@ -40,37 +35,20 @@ export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** A visitor is counted under at most this many values of one dimension a day (bounds a visitor row). */
 export const MAX_SEEN_PER_DIMENSION = 100;
 
-/** The dimensions that count visitors, once per value per day. */
-export const VISITOR_DIMENSIONS = [
-  'visitors_hours',
-  'referrer',
-  'source',
-  'campaign',
-  'browser',
-  'os',
-  'device',
-  'country',
-  'continent',
-  'city',
-  'language',
-  'resolution',
-] as const;
+/** The dimensions that count visitors, once per value per day (the order of a visitor row's `seen`). */
+export const VISITOR_DIMENSIONS = dimensionsCounting('visitor');
+const PAGEVIEW_DIMENSIONS = dimensionsCounting('pageview');
+const VISITOR_DAY_DIMENSIONS = dimensionsCounting('visitor-day');
+const VISIT_DIMENSIONS = dimensionsCounting('visit');
+const EVENT_DIMENSIONS = dimensionsCounting('event');
 
 /** The custom property keys: an event counts once under each key it carries. */
 export const PROP_KEY = 'prop_key';
 /** One custom property's values, over every event or over one event name's: see propDimension. */
 export type PropDimension = `prop:${string}`;
 
-export type RollupDimension =
-  | 'pageviews'
-  | 'visitors'
-  | 'pageviews_hours'
-  | 'page'
-  | 'landing_page'
-  | 'event'
-  | (typeof VISITOR_DIMENSIONS)[number]
-  | typeof PROP_KEY
-  | PropDimension;
+/** A rollup key: a registry dimension's, or a custom property's. */
+export type RollupDimension = DimensionKey | PropDimension;
 
 /**
  * The dimension that counts the values of the custom property `key` (an event counts once
@@ -105,7 +83,7 @@ export interface RollupIncrement {
 export const OTHER_VALUE = '(other)';
 
 /** The series (one row per day or hour, whatever arrives) are the dimensions the cap leaves alone. */
-const SERIES: ReadonlySet<RollupDimension> = new Set(['pageviews', 'visitors', 'pageviews_hours', 'visitors_hours']);
+const SERIES: ReadonlySet<string> = new Set(DIMENSIONS.filter((d) => 'series' in d).map((d) => d.key));
 
 /** Whether `dimension` keeps a bounded number of values per website and day (every one but the series). */
 export function isCappedDimension(dimension: RollupDimension): boolean {
@@ -131,6 +109,10 @@ export function rollUp(
     else if (propKey === undefined) counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
     else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1, propKey });
   };
+  const addValue = (e: StoredEvent, d: Dimension) => {
+    const value = countedValue(e, d);
+    if (value !== null) add(e, d.key as DimensionKey, value);
+  };
 
   for (const e of events) {
     // Every event's props, pageviews' too; a key's PROP_KEY row comes before its values' (the
@@ -143,51 +125,41 @@ export function rollUp(
       }
     }
     if (e.name !== PAGEVIEW) {
-      add(e, 'event', e.name);
+      for (const d of EVENT_DIMENSIONS) addValue(e, d);
       continue;
     }
-    add(e, 'pageviews', '');
-    add(e, 'pageviews_hours', e.hour);
-    add(e, 'page', e.page);
+    for (const d of PAGEVIEW_DIMENSIONS) addValue(e, d);
 
     const key = visitorKey(e.websiteId, e.day, e.visitor);
     let state = visitors.get(key);
     if (!state) {
       state = { lastSeen: e.at, seen: {} };
       visitors.set(key, state);
-      add(e, 'visitors', '');
-      add(e, 'landing_page', e.page);
+      for (const d of VISITOR_DAY_DIMENSIONS) addValue(e, d);
+      for (const d of VISIT_DIMENSIONS) addValue(e, d);
     } else if (e.at - state.lastSeen >= VISIT_GAP_MS) {
-      add(e, 'landing_page', e.page);
+      for (const d of VISIT_DIMENSIONS) addValue(e, d);
     }
     state.lastSeen = Math.max(state.lastSeen, e.at);
     changed.add(key);
 
-    const values: Record<(typeof VISITOR_DIMENSIONS)[number], string | null> = {
-      visitors_hours: e.hour,
-      referrer: e.referrer,
-      source: e.source,
-      campaign: e.campaign,
-      browser: e.browser,
-      os: e.os,
-      device: e.device,
-      country: e.country,
-      continent: e.continent,
-      city: e.city,
-      language: e.language,
-      resolution: e.resolution,
-    };
-    for (const dimension of VISITOR_DIMENSIONS) {
-      const value = values[dimension];
+    for (const d of VISITOR_DIMENSIONS) {
+      const value = countedValue(e, d);
       if (value === null) continue;
-      const seen = state.seen[dimension] ?? [];
+      const seen = state.seen[d.key] ?? [];
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
       seen.push(value);
-      state.seen[dimension] = seen;
-      add(e, dimension, value);
+      state.seen[d.key] = seen;
+      add(e, d.key, value);
     }
   }
   return { increments: [...counts.values()], changed };
+}
+
+/** The value an event counts under in `d`: its field ('' for a dimension without one). */
+function countedValue(e: StoredEvent, d: Dimension): string | null {
+  const field = (d as DimensionSpec).field;
+  return field === undefined ? '' : e[field];
 }
 
 /** The stored props (a JSON object of strings and numbers) as [key, value as text] pairs. */
