@@ -65,6 +65,20 @@ export function deriveFields(sources: EventSources): EventFields {
 }
 
 /**
+ * A plain pageview: https://example.test/ from nowhere, by a client nothing is known of. Tests and
+ * benchmarks build their events on SAMPLE_FIELDS, so a field added to EVENT_FIELDS needs no edit there.
+ */
+export const SAMPLE_SOURCES: EventSources = {
+  name: 'pageview',
+  url: new URL('https://example.test/'),
+  page: { page: '/', referrer: null, source: null, campaign: null },
+  agent: { browser: 'Unknown', os: 'Unknown', device: 'desktop' },
+  place: { country: 'Unknown', continent: 'Unknown', city: null },
+  body: { language: null, screenWidth: null, screenHeight: null, props: null },
+};
+export const SAMPLE_FIELDS: Readonly<EventFields> = deriveFields(SAMPLE_SOURCES);
+
+/**
  * How a dimension counts:
  * - `pageview`: every pageview, once under its value;
  * - `visitor-day`: a visitor, once a day (the first pageview of their day);

@@ -7,6 +7,7 @@ import type { Document, Element } from 'domhandler';
 import { findAll, findOne } from 'domutils';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { fixedClock } from '../../src/time.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 import { renderWebsitePage, type WebsiteTraffic } from '../../src/render/index.js';
 import { yScale } from '../../src/render/traffic-chart.js';
@@ -338,6 +339,7 @@ describe('website share page: traffic', () => {
     // What collection never stores (it keeps only a referrer's host), written straight to the
     // tables, so the page is tested on worse than the collector lets through.
     const hostile: StoredEvent = {
+      ...SAMPLE_FIELDS,
       websiteId: id,
       at: Date.parse('2026-03-10T10:03:00Z'),
       createdAt: '2026-03-10T10:03:00.000000Z',
