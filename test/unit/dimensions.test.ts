@@ -10,6 +10,7 @@ import {
   type DimensionSpec,
   deriveFields,
   EVENT_FIELD_NAMES,
+  type EventFields,
   type EventSources,
   LISTED_DIMENSIONS,
 } from '../../src/model/dimensions.js';
@@ -94,11 +95,15 @@ test('an event stores every registry field, and rollUp counts it under every dim
   };
   const fields = deriveFields(sources);
   assert.deepEqual(Object.keys(fields), EVENT_FIELD_NAMES);
-  for (const field of EVENT_FIELD_NAMES) assert.notEqual(fields[field], null, field);
+  for (const field of ['name', 'page', 'referrer', 'browser', 'country', 'language', 'resolution'] as const) {
+    assert.notEqual(fields[field], null, field);
+  }
 
+  // Every field a value of its own (props a JSON object of one key), whatever derives it.
+  const filled = Object.fromEntries(EVENT_FIELD_NAMES.map((field) => [field, `v-${field}`])) as unknown as EventFields;
   const base = { websiteId: 1, at: 0, createdAt: '2026-05-01T10:00:00.000000Z', day: '2026-05-01', hour: '10', visitor: 'v' };
-  const pageview: StoredEvent = { ...base, ...fields };
-  const custom: StoredEvent = { ...base, ...deriveFields({ ...sources, name: 'Signup' }) };
+  const pageview: StoredEvent = { ...base, ...filled, name: 'pageview', props: '{"plan":"pro"}' };
+  const custom: StoredEvent = { ...pageview, name: 'Signup' };
   const counted = new Set(rollUp([pageview, custom], new Map()).increments.map((r) => `${r.dimension}=${r.value}`));
   for (const d of specs) {
     if (d.counts === 'prop') continue; // a property's own keys (propDimension), tested in rollup.test.ts
