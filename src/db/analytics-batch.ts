@@ -33,10 +33,17 @@ const LOCK_SPACE = 0x5253;
 /** The analytics_events columns a batch writes: the collector's, then the event's derived fields (model/dimensions.ts). */
 export const EVENT_COLUMNS = ['website_id', 'created_at', 'visitor', ...EVENT_FIELD_NAMES] as const;
 
+/** The StoredEvent field of each of EVENT_COLUMNS. */
+const EVENT_FIELDS_BY_COLUMN = [
+  'websiteId',
+  'createdAt',
+  'visitor',
+  ...EVENT_FIELD_NAMES,
+] as const satisfies readonly (keyof StoredEvent)[];
+
 /** An event's row, in EVENT_COLUMNS order. */
 function pushEventRow(e: StoredEvent, into: unknown[]): void {
-  into.push(e.websiteId, e.createdAt, e.visitor);
-  for (const field of EVENT_FIELD_NAMES) into.push(e[field]);
+  for (const field of EVENT_FIELDS_BY_COLUMN) into.push(e[field]);
 }
 
 /** The event's text fields, as stored (the body's, the URL's, the client's). */
@@ -84,14 +91,6 @@ interface VisitorWrite {
   was: 'absent' | 'same' | 'changed';
 }
 
-/** The batch's increments of one capped dimension, website and day. */
-interface ValueGroup {
-  websiteId: number;
-  day: string;
-  dimension: string;
-  increments: RollupIncrement[];
-}
-
 /** How many values a website's dimension keeps on a day. */
 interface ValueCap {
   websiteId: number;
@@ -115,7 +114,7 @@ interface BatchStore {
   insertEvents(events: StoredEvent[]): void;
   saveVisitors(rows: VisitorWrite[]): void;
   /** The increments whose rollup rows exist. SQLite adds their counts as it finds them. */
-  held(groups: ValueGroup[]): Set<RollupIncrement>;
+  held(increments: RollupIncrement[]): Set<RollupIncrement>;
   /** Fills in how many values each cap keeps now. */
   kept(caps: ValueCap[]): void;
   /** The rows; on SQLite the held ones are counted already. */
@@ -199,19 +198,15 @@ function* batchSteps(events: StoredEvent[], maxValues: number): Generator<Step, 
   }
   if (visitorRows.length > 0) yield* step('saveVisitors', visitorRows);
 
-  // The capped values, by website, day and dimension; those the rollups hold just add their counts.
-  const valueGroups = new Map<string, ValueGroup>();
-  for (const r of increments) {
-    if (!isCappedDimension(r.dimension) || r.value === OTHER_VALUE) continue;
-    const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
-    const group = valueGroups.get(key);
-    if (group) group.increments.push(r);
-    else valueGroups.set(key, { websiteId: r.websiteId, day: r.day, dimension: r.dimension, increments: [r] });
-  }
-  const held = valueGroups.size === 0 ? new Set<RollupIncrement>() : yield* step('held', [...valueGroups.values()]);
+  // The capped values; those the rollups hold just add their counts, the others are counted
+  // against their website's, day's and dimension's cap.
+  const capped = increments.filter((r) => isCappedDimension(r.dimension) && r.value !== OTHER_VALUE);
+  const held = capped.length === 0 ? new Set<RollupIncrement>() : yield* step('held', capped);
   const caps = new Map<string, ValueCap>();
-  for (const [key, { websiteId, day, dimension, increments: group }] of valueGroups) {
-    if (group.some((r) => !held.has(r))) caps.set(key, { websiteId, day, dimension, kept: 0 });
+  for (const r of capped) {
+    if (held.has(r)) continue;
+    const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+    if (!caps.has(key)) caps.set(key, { websiteId: r.websiteId, day: r.day, dimension: r.dimension, kept: 0 });
   }
   if (caps.size > 0) yield* step('kept', [...caps.values()]);
 
@@ -229,12 +224,12 @@ function* batchSteps(events: StoredEvent[], maxValues: number): Generator<Step, 
       rows.held.push(r);
       continue;
     }
-    const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
-    const cap = caps.get(key);
-    if (cap === undefined || r.value === OTHER_VALUE) {
+    if (caps.size === 0 || !isCappedDimension(r.dimension) || r.value === OTHER_VALUE) {
       rows.upserted.push(r);
       continue;
     }
+    const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+    const cap = caps.get(key) as ValueCap;
     if (cap.kept < maxValues) {
       cap.kept += 1;
       changedCaps.add(cap);
@@ -251,7 +246,7 @@ function* batchSteps(events: StoredEvent[], maxValues: number): Generator<Step, 
     }
   }
   // A batch's own `(other)` increment (a client's literal value) and a folded one are one row.
-  rows.upserted = mergeIncrements(rows.upserted);
+  if (other.size > 0) rows.upserted = mergeIncrements(rows.upserted);
   yield* step('writeRollups', rows);
   if (changedCaps.size > 0) yield* step('saveCaps', [...changedCaps]);
 }
@@ -374,7 +369,7 @@ class SqliteBatchStore implements BatchStore {
     for (const e of events) {
       row.length = 0;
       pushEventRow(e, row);
-      this.insertEvent.run(row);
+      this.insertEvent.run(...row);
     }
   }
 
@@ -388,13 +383,11 @@ class SqliteBatchStore implements BatchStore {
     }
   }
 
-  held(groups: ValueGroup[]): Set<RollupIncrement> {
+  held(increments: RollupIncrement[]): Set<RollupIncrement> {
     // The update is the lookup: a row it changed is held, and counted.
     const held = new Set<RollupIncrement>();
-    for (const group of groups) {
-      for (const r of group.increments) {
-        if (this.addToRollup.run(r.count, r.websiteId, r.dimension, r.day, r.value).changes > 0) held.add(r);
-      }
+    for (const r of increments) {
+      if (this.addToRollup.run(r.count, r.websiteId, r.dimension, r.day, r.value).changes > 0) held.add(r);
     }
     return held;
   }
@@ -555,18 +548,27 @@ class PostgresBatchStore implements Async<BatchStore> {
     return this.insertRows('visitors', rows, (r, p) => p.push(r.websiteId, r.day, r.visitor, r.lastSeen, r.seen));
   }
 
-  async held(groups: ValueGroup[]): Promise<Set<RollupIncrement>> {
+  async held(increments: RollupIncrement[]): Promise<Set<RollupIncrement>> {
+    // One statement per website, day and dimension (and CHUNK values).
+    const groups = new Map<string, RollupIncrement[]>();
+    for (const r of increments) {
+      const key = `${r.websiteId}\u0000${r.day}\u0000${r.dimension}`;
+      const group = groups.get(key);
+      if (group) group.push(r);
+      else groups.set(key, [r]);
+    }
     const held = new Set<RollupIncrement>();
-    for (const { websiteId, day, dimension, increments } of groups) {
+    for (const group of groups.values()) {
+      const { websiteId, day, dimension } = group[0];
       const values = new Set<string>();
-      for (const chunk of paddedChunks(increments.map((r) => r.value))) {
+      for (const chunk of paddedChunks(group.map((r) => r.value))) {
         const { rows } = await this.trx.executeQuery<{ value: string }>({
           ...this.statements.get('rollupValues', chunk.length),
           parameters: [websiteId, dimension, day, ...chunk],
         });
         for (const row of rows) values.add(row.value);
       }
-      for (const r of increments) if (values.has(r.value)) held.add(r);
+      for (const r of group) if (values.has(r.value)) held.add(r);
     }
     return held;
   }

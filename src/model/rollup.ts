@@ -8,6 +8,7 @@ import {
   type DimensionKey,
   type DimensionSpec,
   dimensionsCounting,
+  type EventFieldName,
   type EventFields,
 } from './dimensions.js';
 
@@ -37,10 +38,19 @@ export const MAX_SEEN_PER_DIMENSION = 100;
 
 /** The dimensions that count visitors, once per value per day (the order of a visitor row's `seen`). */
 export const VISITOR_DIMENSIONS = dimensionsCounting('visitor');
-const PAGEVIEW_DIMENSIONS = dimensionsCounting('pageview');
-const VISITOR_DAY_DIMENSIONS = dimensionsCounting('visitor-day');
-const VISIT_DIMENSIONS = dimensionsCounting('visit');
-const EVENT_DIMENSIONS = dimensionsCounting('event');
+
+/** A dimension as rollUp reads it: its key and the field it counts (null: one row, value ''). One shape for all. */
+interface Counted {
+  key: DimensionKey;
+  field: EventFieldName | 'hour' | null;
+}
+const counted = (dimensions: readonly Dimension[]): Counted[] =>
+  dimensions.map((d) => ({ key: d.key as DimensionKey, field: (d as DimensionSpec).field ?? null }));
+const BY_VISITOR = counted(VISITOR_DIMENSIONS);
+const BY_PAGEVIEW = counted(dimensionsCounting('pageview'));
+const BY_VISITOR_DAY = counted(dimensionsCounting('visitor-day'));
+const BY_VISIT = counted(dimensionsCounting('visit'));
+const BY_EVENT = counted(dimensionsCounting('event'));
 
 /** The custom property keys: an event counts once under each key it carries. */
 export const PROP_KEY = 'prop_key';
@@ -109,9 +119,9 @@ export function rollUp(
     else if (propKey === undefined) counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
     else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1, propKey });
   };
-  const addValue = (e: StoredEvent, d: Dimension) => {
-    const value = countedValue(e, d);
-    if (value !== null) add(e, d.key as DimensionKey, value);
+  const addValue = (e: StoredEvent, d: Counted) => {
+    const value = d.field === null ? '' : e[d.field];
+    if (value !== null) add(e, d.key, value);
   };
 
   for (const e of events) {
@@ -125,26 +135,26 @@ export function rollUp(
       }
     }
     if (e.name !== PAGEVIEW) {
-      for (const d of EVENT_DIMENSIONS) addValue(e, d);
+      for (const d of BY_EVENT) addValue(e, d);
       continue;
     }
-    for (const d of PAGEVIEW_DIMENSIONS) addValue(e, d);
+    for (const d of BY_PAGEVIEW) addValue(e, d);
 
     const key = visitorKey(e.websiteId, e.day, e.visitor);
     let state = visitors.get(key);
     if (!state) {
       state = { lastSeen: e.at, seen: {} };
       visitors.set(key, state);
-      for (const d of VISITOR_DAY_DIMENSIONS) addValue(e, d);
-      for (const d of VISIT_DIMENSIONS) addValue(e, d);
+      for (const d of BY_VISITOR_DAY) addValue(e, d);
+      for (const d of BY_VISIT) addValue(e, d);
     } else if (e.at - state.lastSeen >= VISIT_GAP_MS) {
-      for (const d of VISIT_DIMENSIONS) addValue(e, d);
+      for (const d of BY_VISIT) addValue(e, d);
     }
     state.lastSeen = Math.max(state.lastSeen, e.at);
     changed.add(key);
 
-    for (const d of VISITOR_DIMENSIONS) {
-      const value = countedValue(e, d);
+    for (const d of BY_VISITOR) {
+      const value = d.field === null ? '' : e[d.field];
       if (value === null) continue;
       const seen = state.seen[d.key] ?? [];
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
@@ -154,12 +164,6 @@ export function rollUp(
     }
   }
   return { increments: [...counts.values()], changed };
-}
-
-/** The value an event counts under in `d`: its field ('' for a dimension without one). */
-function countedValue(e: StoredEvent, d: Dimension): string | null {
-  const field = (d as DimensionSpec).field;
-  return field === undefined ? '' : e[field];
 }
 
 /** The stored props (a JSON object of strings and numbers) as [key, value as text] pairs. */
