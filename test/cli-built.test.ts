@@ -1,5 +1,5 @@
 // The product as a user runs it: `node bin/rankscope.mjs …` on the compiled dist/ (bin/
-// compiles it first when src/ is newer), not the TypeScript sources the other tests load.
+// compiles it first when src/ is newer), and the engine as a library in another project.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { CHECKS } from '../src/analysis/checks/index.js';
 
 const run = (command: string, args: string[], cwd: string) => runCommand(command, args, { cwd });
 
-const rankscope = (args: string[], env: Record<string, string> = {}) => runCli(args, env, { compiled: true });
+const rankscope = (args: string[], env: Record<string, string> = {}) => runCli(args, env);
 
 describe('the built CLI, as a user runs it', () => {
   let site: PageSite;
@@ -57,7 +57,7 @@ describe('the built CLI, as a user runs it', () => {
     // bin/ ran the bundle of the CLI (scripts/bundle-cli.mjs), which finds package.json two levels up
     assert.ok(existsSync('dist/bundle/index.js'), 'bin/ built dist/bundle/');
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    const server = await startServer({ DATABASE_URL: database, LOG_LEVEL: 'warn' }, { compiled: true });
+    const server = await startServer({ DATABASE_URL: database, LOG_LEVEL: 'warn' });
     try {
       const health = await fetch(`http://127.0.0.1:${server.port}/health`);
       assert.equal(health.status, 200);
@@ -82,7 +82,7 @@ describe('the engine as a library, installed in another project', () => {
 
   test("import { analyze, analyzeHtml, checks } from 'rankscope' works, with its types", { timeout: 180_000 }, async () => {
     // dist/ as `npm install` builds it: the JavaScript (bin/ compiles it when stale) and the declarations
-    assert.equal((await runCli(['help'], {}, { compiled: true })).code, 0);
+    assert.equal((await runCli(['help'])).code, 0);
     const types = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], process.cwd());
     assert.equal(types.code, 0, types.stdout + types.stderr);
 

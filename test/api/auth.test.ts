@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { rotateKey, createAccount } from '../../src/accounts/accounts.js';
@@ -9,7 +9,6 @@ describe('API keys and account isolation', () => {
   before(async () => {
     t = await testApp();
   });
-  after(() => t.close());
 
   test('missing, malformed and unknown keys answer 401 Unauthenticated. on every route', async () => {
     const { key } = await t.account();

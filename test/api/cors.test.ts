@@ -1,6 +1,6 @@
 // CORS on /api/v1/* as Laravel's default config/cors.php answers it: any origin may call the API
 // with a bearer key; nothing else (share pages, the dashboard, collection's own) changes.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 
@@ -11,7 +11,6 @@ describe('CORS on the API', () => {
     t = await testApp();
     key = (await t.account()).key;
   });
-  after(() => t.close());
 
   test('a preflight is answered 204 before authentication, echoing the method and headers asked for', async () => {
     const res = await t.app.inject({

@@ -2,7 +2,7 @@
 // `'`, in the one CSV writer every export goes through: stats (format=csv), crawl pages
 // (format=csv, the dashboard's download, the CLI's --csv).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { csvField, csvLines, toCsv } from '../../src/http/csv.js';
 import { CRAWL_PAGE_COLUMNS, crawlPageCsvRow } from '../../src/resources/crawl.js';
 import { fixedClock } from '../../src/time.js';
@@ -62,7 +62,6 @@ describe('GET /api/v1/stats/{website}?format=csv with values a visitor chose', (
       assert.equal(sent.statusCode, 202, sent.body);
     }
   });
-  after(() => t.close());
 
   test('every formula-like value is written with a leading quote, the rest as it was', async () => {
     const res = await t.call(key, {

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 
@@ -9,7 +9,6 @@ describe('error responses', () => {
     t = await testApp();
     ({ key } = await t.account());
   });
-  after(() => t.close());
 
   test('unknown API routes: 404 Not found., JSON whatever the Accept header', async () => {
     for (const [url, accept] of [

@@ -15,7 +15,6 @@ test('GET /health: no key needed; 200 with the version while the database answer
     assert.equal(down.statusCode, 503);
     assert.deepEqual(down.json(), { status: 'unavailable', database: 'unreachable', version: VERSION });
   } finally {
-    await t.app.close();
-    await t.db.cleanup();
+    await t.close();
   }
 });

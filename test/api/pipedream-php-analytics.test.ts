@@ -4,7 +4,7 @@
 // bodies as @pipedream/platform's axios sends them, `sort_by=domain`/`id`, `from=1970-01-01`.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -63,7 +63,6 @@ describe("Pipedream's phpAnalytics components", () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  after(() => t.close());
 
   let websiteId: number;
 

@@ -1,6 +1,6 @@
 // Clients written against Laravel's plain paginator (Pipedream's phpRank app among them) read
 // `current_page` and `last_page` at the top level of a list, and page on until the two meet.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
@@ -14,7 +14,6 @@ describe('paging the way a plain-paginator client does', () => {
     key = account.key;
     for (let i = 0; i < 250; i++) await seedReport(t.db.handle, account.id, { url: `https://site.example/page-${i}` });
   });
-  after(() => t.close());
 
   test('250 reports: the loop reads current_page and last_page at the top level and gets every report once', async () => {
     const seen: number[] = [];

@@ -1,7 +1,7 @@
 // Secrets never reach a log line, however the parameter that carries them is spelled: the
 // server reads `p%61ssword`, `password[]` and `password%5B%5D` as `password`, so the log
 // redaction must too.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { redactQuery, redactUrl, redactValues } from '../../src/http/logging.js';
@@ -18,7 +18,6 @@ describe('log redaction after decoding', () => {
     websiteId = (await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'redact.example' } })).json().data
       .id;
   });
-  after(() => t.close());
 
   const spellings = [
     'password',

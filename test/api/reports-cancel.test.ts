@@ -22,7 +22,6 @@ test('closing the connection during a create aborts the page fetch and stores no
     const { key } = await t.account();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as { port: number };
-    const started = Date.now();
     const req = request({
       host: '127.0.0.1',
       port,
@@ -36,8 +35,9 @@ test('closing the connection during a create aborts the page fetch and stores no
     await until(() => site.hits('/slow.html') > 0, { what: 'the analyser to request the page' });
     req.destroy();
     await pageClosed;
-    assert.ok(Date.now() - started < 5000, 'the analyser let go of the page long before its 10 s timeout');
-    // the handler has settled once it logged the cancellation; then nothing may be stored
+    // Cancelled, not timed out: the analyser's 10 s timeout would answer 422 and log no cancellation
+    // (bench/latency.ts measures how soon the page is let go). Once logged, the handler has
+    // settled; then nothing may be stored.
     await until(() => t.logs.some((l) => l.includes('analysis cancelled')), { what: 'the cancellation' });
     const list = await t.call(key, { method: 'GET', url: '/api/v1/reports' });
     assert.equal(list.json().meta.total, 0);

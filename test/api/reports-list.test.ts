@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { ReportsRepository } from '../../src/db/reports-repository.js';
@@ -41,7 +41,6 @@ describe('reports list, projects and account', () => {
       });
     }
   });
-  after(() => t.close());
 
   const list = async (query: string) => {
     const res = await t.call(key, { method: 'GET', url: `/api/v1/reports${query}`, headers: { host: 'api.test' } });

@@ -1,6 +1,6 @@
 // Property: no input to the reports, projects or account routes produces a 5xx, and every error
 // has the API's error shape. The analyser cannot leave the machine (test/helpers/offline.ts).
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -35,7 +35,6 @@ describe('reports, projects and account routes under random input', () => {
     });
     ownId = row.id;
   });
-  after(() => t.close());
 
   const runs = { numRuns: 120 };
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
@@ -10,7 +10,6 @@ describe('websites list', () => {
   before(async () => {
     t = await testApp();
   });
-  after(() => t.close());
 
   /** A new account holding `n` websites site001.example … (ids ascending in that order). */
   async function accountWith(n: number, name = (i: number) => `site${String(i).padStart(3, '0')}.example`) {

@@ -1,5 +1,5 @@
 // Property: no input to any websites route produces a 5xx, and every error is in the API's error shape.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -32,7 +32,6 @@ describe('websites routes under random input', () => {
     ({ key } = await t.account());
     ownId = (await t.call(key, { method: 'POST', url: '/api/v1/websites', form: { domain: 'mine.example' } })).json().data.id;
   });
-  after(() => t.close());
 
   const runs = { numRuns: 150 };
 

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -15,7 +15,6 @@ describe('websites API', () => {
     t = await testApp({}, { clock });
     ({ key } = await t.account());
   });
-  after(() => t.close());
 
   const create = (form: Record<string, string>) => t.call(key, { method: 'POST', url: '/api/v1/websites', form });
 

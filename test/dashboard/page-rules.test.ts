@@ -2,7 +2,7 @@
 // rules (page-rules.ts): lang, a specific title, one h1, a label for every control, unique ids,
 // heading order, links and buttons with text, no inline script or style.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
 import { seedReport } from '../helpers/seed.js';
@@ -43,7 +43,6 @@ describe('dashboard page rules', () => {
     ids.webhook = await call('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: 'report.created' });
     ids.crawl = await call('/api/v1/crawls', { url: 'http://127.0.0.1:9/' });
   });
-  after(async () => t.close());
 
   test('the sign-in page, fresh and after a failure', async () => {
     assertDashboardPage((await t.app.inject({ method: 'GET', url: '/login' })).body, '/login');

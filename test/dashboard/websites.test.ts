@@ -1,7 +1,7 @@
 // The websites pages (docs/dashboard.md): list, add with every setting, edit,
 // tracking snippet, stats over a date range, delete; another account's website is a 404.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/time.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type DashboardClient, signedInClient } from '../helpers/dashboard.js';
@@ -62,7 +62,6 @@ describe('dashboard websites pages', () => {
     me = await signedInClient(t);
     other = await signedInClient(t);
   });
-  after(async () => t.close());
 
   test('the empty list says what to do, and links to the form', async () => {
     const res = await me.get('/app/websites');

@@ -1,6 +1,6 @@
 // Fuzzing every route with malformed methods, headers, bodies, ids and query strings: never a
 // 5xx, and every error body in the API's error shape. Then raw bytes at a listening socket.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import fc from 'fast-check';
@@ -46,7 +46,6 @@ describe('fuzzing every route', () => {
     key = account.key;
     reportId = (await seedReport(t.db.handle, account.id, { privacy: 2, password: 'pw' })).id;
   });
-  after(() => t.close());
 
   const headerValue = fc.oneof(
     paramValue,

@@ -1,5 +1,6 @@
 // Builds the real application on a fresh database, with its log lines captured for assertions.
 import { Writable } from 'node:stream';
+import { after } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import type { Services } from '../../src/services.js';
@@ -23,10 +24,19 @@ export interface TestApp {
   account(email?: string): Promise<{ id: number; email: string; key: string }>;
   /** inject() with the bearer key and form encoding filled in. */
   call(key: string, options: InjectOptions & { form?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  /** Frees it now (idempotent); otherwise it closes itself once the test file's tests have ended. */
   close(): Promise<void>;
 }
 
 let accounts = 0;
+
+// Every app still open when the file's tests end is closed here, so a test cannot leak a server,
+// a database or a scheduler (registered at import, on the file's root: an `after` called inside a
+// suite's `before` hook would run as soon as that hook ends). The close also checks the contract.
+const open = new Set<() => Promise<void>>();
+after(async () => {
+  for (const close of [...open]) await close();
+});
 
 export async function testApp(
   env: Record<string, string> = {},
@@ -46,6 +56,15 @@ export async function testApp(
   const contract = watchResponses(app);
   await app.ready();
   const users = new UsersRepository(db.handle.db);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      open.delete(close);
+      await app.close();
+      await db.cleanup();
+      contract.assertClean();
+    })());
+  open.add(close);
   return {
     app,
     db,
@@ -70,10 +89,6 @@ export async function testApp(
         ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
       });
     },
-    async close() {
-      await app.close();
-      await db.cleanup();
-      contract.assertClean();
-    },
+    close,
   };
 }

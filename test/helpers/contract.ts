@@ -9,19 +9,38 @@ type Json = Record<string, any>;
 
 const SKIPPED_PREFIXES = ['/docs'];
 
+interface Compiled {
+  ajv: Ajv2020;
+  validators: Map<string, ValidateFunction>;
+}
+
+/**
+ * Compiled validators by document: the apps of one test file mostly publish the same document,
+ * and compiling its schemas again for each app cost more than the checks themselves.
+ */
+const compiledByDocument = new Map<string, Compiled>();
+
 export class ResponseContract {
   readonly violations: string[] = [];
   private doc: Json | null = null;
   private ajv: Ajv2020 | null = null;
-  private readonly validators = new Map<string, ValidateFunction>();
+  private validators = new Map<string, ValidateFunction>();
 
   constructor(private readonly app: FastifyInstance) {}
 
   private document(): Json {
     if (this.doc === null) {
       this.doc = this.app.swagger() as Json;
-      this.ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
-      this.ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+      const text = JSON.stringify(this.doc);
+      let compiled = compiledByDocument.get(text);
+      if (!compiled) {
+        const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+        ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+        compiled = { ajv, validators: new Map() };
+        compiledByDocument.set(text, compiled);
+      }
+      this.ajv = compiled.ajv;
+      this.validators = compiled.validators;
     }
     return this.doc;
   }

@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
-export const CLI = ['--import', 'tsx', 'test/helpers/run-cli.ts'];
-/** The compiled CLI, exactly as `npm start` runs it (it compiles dist/ first when src/ is newer). */
-export const COMPILED_CLI = ['bin/rankscope.mjs'];
+/**
+ * The CLI exactly as `npm start` runs it: bin/ runs the bundle in dist/bundle/, which
+ * scripts/test.mjs builds once before the suite (bin/ would build it itself when src/ is newer).
+ * From source through tsx a process took seconds more to start, and carried the TypeScript
+ * loader in itself and in each worker (~50 MB). test/cli-analyze.test.ts runs the source entry.
+ */
+export const CLI = ['bin/rankscope.mjs'];
 
 export interface Finished {
   code: number | null;
@@ -11,7 +15,6 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs the CLI to completion: from source, or (`compiled`) the built bin/ and dist/ as a user does. */
 /** Runs a command to completion, collecting its output. */
 export function runCommand(
   command: string,
@@ -30,12 +33,9 @@ export function runCommand(
   });
 }
 
-export function runCli(
-  args: string[],
-  env: Record<string, string> = {},
-  { compiled = false, stdin }: { compiled?: boolean; stdin?: string } = {},
-): Promise<Finished> {
-  return runCommand(process.execPath, [...(compiled ? COMPILED_CLI : CLI), ...args], { env: { ...process.env, ...env }, stdin });
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: Record<string, string> = {}, { stdin }: { stdin?: string } = {}): Promise<Finished> {
+  return runCommand(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, stdin });
 }
 
 export async function freePort(): Promise<number> {
@@ -60,21 +60,17 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * `compiled`: run dist/ as production does, for tests that measure the process itself (its
- * memory): from source, the TypeScript loader in the process and in each worker adds ~50 MB.
- */
-export async function startServer(env: Record<string, string>, { compiled = false } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(compiled ? COMPILED_CLI : CLI), 'serve'], {
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  // A hang detector, not a timing: from source on a loaded two-core CI machine (three test files
-  // at once, Chromium among them) a start has taken over 30 s, against 3-4 s idle.
+  // A hang detector, not a timing: from source through tsx on a loaded two-core CI machine a
+  // start took over 30 s, against 3-4 s idle.
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
@@ -88,7 +84,7 @@ export async function startServer(env: Record<string, string>, { compiled = fals
         await exited;
         throw new Error(`server did not start within 90 s:\n${output}`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
   return {

@@ -1,6 +1,6 @@
 // POST /api/event (docs/analytics.md): answers, drop reasons, what is stored and what is not.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
@@ -37,7 +37,6 @@ describe('event collection', () => {
     assert.equal(created.statusCode, 201, created.body);
     websiteId = created.json().data.id;
   });
-  after(() => t.close());
 
   test('a pageview is stored with what docs/analytics.md says is kept, and nothing else', async () => {
     const res = await send({

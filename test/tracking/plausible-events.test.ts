@@ -4,7 +4,7 @@
 // number nor a boolean is dropped alone, `h` keeps the fragment, `$`/`revenue` are accepted and
 // not stored, and a comma-separated `d` stores the event for each listed domain with a website.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -50,7 +50,6 @@ describe('events as Plausible’s trackers send them', () => {
     other = await createWebsite('other.example');
     site = await createWebsite('plausible.example');
   });
-  after(() => t.close());
 
   test('`w` is the screen (window) width, never a website id', async () => {
     // plausible-tracker's pageview: `w` = window.innerWidth, here the other website's id.

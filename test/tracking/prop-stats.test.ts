@@ -3,7 +3,7 @@
 // narrows them to one event name. Fed through POST /api/event with the clock moved, read from
 // the rollups (the raw events are pruned before the last reads), over closed days and today.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -58,7 +58,6 @@ describe('stats of a custom property: name=prop', () => {
     }
     clock.set(Date.parse('2026-06-03T12:00:00Z'));
   });
-  after(() => t.close());
 
   test('the values of one property across the events, pageviews included, each counting the events that carried it', async () => {
     assert.deepEqual(await rows({ prop: 'plan' }), ['free=2', 'pro=2', 'Team=1', 'team=1']);

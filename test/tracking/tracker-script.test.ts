@@ -2,7 +2,7 @@
 // run in node:vm against a minimal fake window: what it sends, when it sends nothing, and that
 // nothing it meets throws into the page. The real browser run is test/browser/tracker.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import vm from 'node:vm';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { TRACKER_CACHE_CONTROL, TRACKER_PATH, acceptsGzip } from '../../src/tracking/script-route.js';
@@ -14,7 +14,6 @@ describe('GET /js/script.js', () => {
   before(async () => {
     t = await testApp();
   });
-  after(() => t.close());
 
   const get = (headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: TRACKER_PATH, headers });
 

@@ -3,7 +3,7 @@
 // an event the database still refuses fails alone while the rest of its batch is stored. Runs on
 // SQLite (the write thread) and, with TEST_DATABASE_URL, on PostgreSQL (record() in process).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
@@ -50,7 +50,6 @@ describe('events a database cannot store as sent', () => {
     ({ key } = await t.account());
     await refuseEventsWithPage(t.db.handle, '/refused');
   });
-  after(() => t.close());
 
   test('40 events sent beside events with a NUL in every field: all 202, all stored and counted, no NUL kept', async () => {
     const id = await website('nul.example');

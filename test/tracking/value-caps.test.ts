@@ -74,7 +74,6 @@ describe(`ANALYTICS_MAX_VALUES=${MAX}: the values past the cap count under (othe
     assert.equal(created.statusCode, 201, created.body);
     id = created.json().data.id;
   });
-  after(() => t.close());
 
   test('each dimension keeps the first values of the day; the rest count under (other), in every total; a new day starts afresh', async () => {
     // Five visitors, one an hour, each with values of its own in every dimension.

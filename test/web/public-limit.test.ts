@@ -2,7 +2,7 @@
 // websites and /login count against one budget per client address a minute; past it, 429 with
 // Retry-After. The address follows TRUST_PROXY; an IPv6 client counts by its /64; Redis shares
 // the count between instances.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -43,7 +43,6 @@ describe(`public pages: ${LIMIT} requests a minute per client address`, () => {
     assert.equal(website.statusCode, 201, website.body);
     websitePath = `/websites/${website.json().data.id}`;
   });
-  after(() => t.close());
 
   const from = (address: string, method: 'GET' | 'POST', url: string) =>
     t.app.inject({

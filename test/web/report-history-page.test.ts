@@ -1,6 +1,6 @@
 // The report share page charts the score over time once the report has two analyses or more:
 // server-side SVG with a title and description, a sentence, and the numbers as a table.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { renderReportPage, type HistoryPoint, type ShareReport } from '../../src/render/index.js';
@@ -54,7 +54,6 @@ describe('the share page route', () => {
     t = await testApp();
     ({ id: userId } = await t.account());
   });
-  after(() => t.close());
 
   test("a public report's page shows its history once it has been re-run; a private one stays 404", async () => {
     const report = await seedReport(t.db.handle, userId, { privacy: 0, generated_at: '2026-02-01T10:00:00.000000Z' });

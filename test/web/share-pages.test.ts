@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
@@ -15,7 +15,6 @@ describe('share pages', () => {
     t = await testApp();
     user = await t.account();
   });
-  after(() => t.close());
 
   const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
   const unlock = (url: string, password: string, headers: Record<string, string> = {}) =>

@@ -2,7 +2,7 @@
 // POST /api/event on two days with a fixed clock, then the page read back: totals, the chart
 // and its table, the top lists, the range and its fallbacks, escaping, the DB-IP credit, privacy.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Document, Element } from 'domhandler';
 import { findAll, findOne } from 'domutils';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
@@ -123,7 +123,6 @@ describe('website share page: traffic', () => {
     await send('2026-03-10T09:32:00Z', { n: 'Download', u: 'https://stats.example/pricing', i, p: { file: 'guide.pdf' } }, c);
     clock.set(Date.parse('2026-03-10T18:00:00Z'));
   });
-  after(() => t.close());
 
   test('the last 30 days by default: totals, the day series, the top lists', async () => {
     const { body, doc } = await open(`/websites/${websiteId}`);
