@@ -125,7 +125,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
       kind: 'page',
       status: answer.status,
       page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
-      outline: parsed.outline ?? { links: [], canonical: null },
+      outline: parsed.outline ?? { links: [], canonical: null, images: [], hreflang: [] },
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;

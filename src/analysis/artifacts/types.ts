@@ -34,6 +34,8 @@ export interface HeadLink {
   /** `rel` tokens, lower-cased. */
   rel: string[];
   href: string | null;
+  /** `hreflang` as written; null when absent. */
+  hreflang: string | null;
 }
 
 /** Titles, metas and links that an early close of the head pushed into the body (§4.1 "Head"). */
