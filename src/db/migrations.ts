@@ -622,12 +622,7 @@ function migrations(engine: DatabaseEngine): Record<string, Migration> {
           .addColumn('pages', 'integer', (c) => c.notNull())
           .addColumn('linked_from', 'text', (c) => c.notNull())
           .execute();
-        await db.schema
-          .createIndex('crawl_links_url')
-          .on('crawl_links')
-          .columns(['crawl_id', 'url', 'kind'])
-          .unique()
-          .execute();
+        await db.schema.createIndex('crawl_links_url').on('crawl_links').columns(['crawl_id', 'url', 'kind']).unique().execute();
         // The next URL to check: queued rows in discovery order; and the checks under way by host.
         await db.schema.createIndex('crawl_links_queue').on('crawl_links').columns(['crawl_id', 'state', 'id']).execute();
       },

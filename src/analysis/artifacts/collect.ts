@@ -331,7 +331,11 @@ export function collect(html: string): Collected {
           break;
         }
         case LINK:
-          c.links.push({ rel: tokens(attributes.get('rel')), href: attributes.get('href'), hreflang: attributes.get('hreflang') });
+          c.links.push({
+            rel: tokens(attributes.get('rel')),
+            href: attributes.get('href'),
+            hreflang: attributes.get('hreflang'),
+          });
           c.linkPlaces.push(place);
           break;
         case BASE: {

@@ -116,7 +116,10 @@ export class FetchSession {
   }
 
   /** GET `url`, following up to `maxRedirects` redirects; the caller owns the final body. */
-  async get(start: URL, { signal, maxRedirects, headers, jar, stopAtRedirect, method = 'GET' }: FollowOptions): Promise<FinalResponse> {
+  async get(
+    start: URL,
+    { signal, maxRedirects, headers, jar, stopAtRedirect, method = 'GET' }: FollowOptions,
+  ): Promise<FinalResponse> {
     let url = new URL(start);
     url.hash = '';
     let firstStatus: number | undefined;

@@ -47,7 +47,11 @@ export async function checkTarget(session: FetchSession, url: string, options: T
       await discardBody(head.response.body);
       if (!HEAD_REFUSED.has(head.response.statusCode)) return answered(head, contentLength(head));
       // Identity encoding: the bytes counted are the body's own.
-      const get = await session.get(new URL(url), { signal, maxRedirects, headers: { ...headers, 'accept-encoding': 'identity' } });
+      const get = await session.get(new URL(url), {
+        signal,
+        maxRedirects,
+        headers: { ...headers, 'accept-encoding': 'identity' },
+      });
       const length = contentLength(get);
       const read = await countBytes(get.response.body, GET_READ_BYTES);
       return answered(get, length ?? read);
