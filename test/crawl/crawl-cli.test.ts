@@ -189,7 +189,7 @@ describe('rankscope crawl', () => {
       const off = capture();
       assert.equal(await runCrawl([`${linking.origin}/`, '--json', '--no-external'], off.io, { env }), 0);
       assert.equal(JSON.parse(off.stdout()).crawl.external_unchecked, 0);
-      assert.deepEqual(other.requests, [], 'nothing reached 127.0.0.2');
+      assert.equal(other.requests.length, 0, 'nothing reached 127.0.0.2');
       assert.equal(linking.count('/logo.png'), 0, 'no image check either');
       const on = capture();
       assert.equal(await runCrawl([`${linking.origin}/`, '--json'], on.io, { env }), 0);
