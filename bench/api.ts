@@ -3,8 +3,8 @@
 //   npm run bench -- api                     # SQLite (a temporary file)
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- api
 //
-// Seeds 10,000 reports whose results come from analysing real pages (corpus A when
-// ../shared is present, else generated pages), starts `rankscope serve` as a child process and,
+// Seeds 10,000 reports whose results come from analysing real pages (corpus A when it is
+// present: bench/README.md, else generated pages), starts `rankscope serve` as a child process and,
 // in the same run, a bare node:http server that returns the very same bytes from memory. Then
 // a "floor" server: node:http with the same key lookup and the same SQL, and no framework at all
 // (what any implementation that authenticates and reads its database must at least spend).

@@ -43,6 +43,8 @@ await build({
     '@ip-location-db/*',
     'tsx',
     'tsx/*',
+    // Reads its own files from disk (__dirname); loaded only when a page is rendered.
+    'playwright-core',
   ],
   // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none.
   banner: {

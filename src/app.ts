@@ -15,7 +15,6 @@ import { EventCollector } from './tracking/collector.js';
 import { eventRoute } from './tracking/event-route.js';
 import { EventWriter } from './tracking/event-writer.js';
 import { analyticsEventStore } from './db/analytics-write-thread.js';
-import { scheduleAnalyticsPruning } from './tracking/retention.js';
 import { trackerScriptRoute } from './tracking/script-route.js';
 import { notFoundPage, webRoutes } from './web/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
@@ -128,7 +127,7 @@ export async function buildApp({
     routerOptions: { querystringParser: (text: string) => parseFormEncoded(text), maxParamLength: 512 },
     // Slow clients: the whole request must arrive within 30 s (the headers within 10 s, below).
     requestTimeout: 30_000,
-    // Malformed paths (bad percent-encoding, over-long parameters) get the contract's error body.
+    // Malformed paths (bad percent-encoding, over-long parameters) get the API's JSON error body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       const http = toHttpError(error);
       reply.code(http.status).headers(http.headers).send(errorBody(http));
@@ -183,7 +182,6 @@ export async function buildApp({
     clock,
     websiteLimit: { counter, eventsPerSecond: config.analytics.eventsPerWebsite },
   });
-  scheduleAnalyticsPruning(app, repos.analytics, config.analytics.retentionDays, clock);
 
   // Outside /api/v1 (share pages, docs, health) handlers read their few inputs themselves: an
   // HTML page never answers a 422. The API sets its own validator (validator.ts). Responses

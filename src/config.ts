@@ -1,9 +1,10 @@
-// Every setting the service reads from the environment (the README lists them all), validated
+// Every setting the service reads from the environment (the README and docs/configuration.md list them all), validated
 // in one pass before anything else happens: a bad value stops the start with a message naming
 // the variable, and every bad value is reported at once.
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
+import { parsePrivateAddressAllowance } from './analysis/fetch/address-guard.js';
 import { MIN_JOB_CONCURRENCY, splitSlots, type JobSlots } from './model/job-kinds.js';
 
 export interface AppConfig {
@@ -13,7 +14,7 @@ export interface AppConfig {
   databasePoolSize: number;
   /**
    * How many proxies in front of the service to trust (0 = none): the client address is then
-   * the Nth entry from the right of X-Forwarded-For (contract "Tracking").
+   * the Nth entry from the right of X-Forwarded-For (docs/configuration.md#server).
    */
   trustProxy: number;
   logLevel: LogLevel;
@@ -41,7 +42,17 @@ export interface AppConfig {
   jobs: JobSettings;
   mail: MailSettings;
   crawl: CrawlSettings;
+  render: RenderSettings;
   version: string;
+}
+
+export interface RenderSettings {
+  /** Chromium's executable (Debian's package by default; the project never downloads one). */
+  chromiumPath: string;
+  /** Pages rendered at once by the instance's one browser. */
+  concurrency: number;
+  /** Seconds a page gets for the load event and network idle. */
+  timeoutSeconds: number;
 }
 
 export interface CrawlSettings {
@@ -285,7 +296,7 @@ function analysisSettings(r: EnvReader): AnalysisConfig {
       maxBodyBytes: r.int('REQUEST_MAX_BODY', d.request.maxBodyBytes, 1024),
       maxCompressionRatio: d.request.maxCompressionRatio,
       ratioGuardAfterBytes: d.request.ratioGuardAfterBytes,
-      allowPrivateAddresses: r.bool('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses),
+      allowPrivateAddresses: r.custom('ALLOW_PRIVATE_ADDRESSES', d.request.allowPrivateAddresses, parsePrivateAddressAllowance),
     },
   };
   if (config.bands.decent > config.bands.good) r.add('REPORT_BAND_DECENT must not exceed REPORT_BAND_GOOD');
@@ -361,6 +372,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
       maxExternal: r.int('CRAWL_MAX_EXTERNAL', 1000, 0, 1_000_000),
+    },
+    render: {
+      chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
+      concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
+      timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
     },
     version: VERSION,
   };

@@ -21,17 +21,20 @@ import { WebsitesRepository } from './db/websites-repository.js';
 import { systemResolver } from './analysis/fetch/address-guard.js';
 import type { EventSink } from './model/events.js';
 import { openJobQueue } from './jobs/open-queue.js';
-import { DELIVERY_POLICY, type JobQueue } from './jobs/queue.js';
+import type { JobQueue } from './jobs/queue.js';
+import { registerJobs } from './jobs/registry.js';
 import type { JobLog } from './jobs/log.js';
 import { Scheduler } from './jobs/scheduler.js';
-import { DIGEST_SEND_JOB, DigestService, type DigestJob } from './digests/digest-service.js';
-import { MAIL_SEND_JOB, MailService, type MailJob } from './mail/mail-service.js';
+import { DigestService } from './digests/digest-service.js';
+import { MailService } from './mail/mail-service.js';
 import type { Mailer } from './mail/mail-message.js';
 import { MonitorService } from './monitors/monitor-service.js';
 import { CrawlService } from './crawl/crawl-service.js';
+import { Renderer } from './browser/renderer.js';
 import { AnalysisPool } from './reports/analysis-pool.js';
 import { ReportService, type PageAnalyser } from './reports/report-service.js';
 import { systemClock, type Clock } from './time.js';
+import { analyticsJobs } from './tracking/retention.js';
 import { StatsService } from './tracking/stats-service.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 
@@ -80,6 +83,8 @@ export interface Services {
   monitors: MonitorService;
   /** Site audits: the start, page-worker and finish jobs. */
   crawls: CrawlService;
+  /** Headless Chromium behind the address guard (docs/rendering.md); started on the first rendered page. */
+  renderer: Renderer;
   /** Where services publish what happened to an account's resources (the webhooks). */
   events: EventSink;
   /** Durable jobs: monitor runs, digests, mails, webhook deliveries. */
@@ -149,7 +154,6 @@ export function buildServices({
     guard,
     version: config.version,
   });
-  webhooks.register(jobs, scheduler);
   const events: EventSink = given.events ?? webhooks;
   const reports = new ReportService(repos.reports, analysisPool, analysePage, events);
   const stats = new StatsService(repos.analytics, { clock, cacheBytes: config.analytics.statsCacheMb * 1024 * 1024 });
@@ -161,11 +165,6 @@ export function buildServices({
     clock,
     log,
   });
-  jobs.register<MailJob>(MAIL_SEND_JOB, (payload, context) => mail.runJob(payload, context), {
-    kind: 'mail',
-    ...DELIVERY_POLICY,
-  });
-  scheduler.add('mail.sweep', (now) => mail.sweep(now));
   const digests = new DigestService({
     config,
     repo: new DigestsRepository(database.db, clock),
@@ -175,8 +174,6 @@ export function buildServices({
     clock,
     log,
   });
-  jobs.register<DigestJob>(DIGEST_SEND_JOB, (payload) => digests.runJob(payload), { kind: 'mail' });
-  scheduler.add('digests', (now) => digests.schedule(now));
   // Tests may hand in a recording mailer; everything else gets the MailService.
   const mailer: Mailer = given.mail ?? mail;
   const monitors = new MonitorService({
@@ -191,7 +188,6 @@ export function buildServices({
     log,
     appUrl: config.appUrl,
   });
-  monitors.register(jobs, scheduler);
   const crawls = new CrawlService({
     crawls: repos.crawls,
     links: repos.crawlLinks,
@@ -206,7 +202,28 @@ export function buildServices({
     guard,
     leaseMs: config.jobs.leaseSeconds * 1000,
   });
-  crawls.register(jobs, scheduler);
+  // Every feature's job types and scheduled tasks, registered here and nowhere else (the
+  // scheduler runs its tasks in this order).
+  registerJobs(jobs, scheduler, [
+    webhooks.jobs(),
+    mail.jobs(),
+    digests.jobs(),
+    monitors.jobs(),
+    crawls.jobs(),
+    analyticsJobs({ analytics: repos.analytics, retentionDays: config.analytics.retentionDays, jobs, clock }),
+  ]);
+  // The browser reaches only what the analyser's fetch may: the same policy, resolver and test hooks.
+  const renderer = new Renderer({
+    executablePath: config.render.chromiumPath,
+    concurrency: config.render.concurrency,
+    timeoutMs: config.render.timeoutSeconds * 1000,
+    maxBytes: config.analysis.request.maxBodyBytes,
+    userAgent: config.analysis.request.userAgent,
+    policy: guard.policy,
+    resolver: guard.resolver,
+    hooks: guard.hooks,
+    log,
+  });
 
   return {
     config,
@@ -220,6 +237,7 @@ export function buildServices({
     webhooks,
     monitors,
     crawls,
+    renderer,
     events,
     jobs,
     mail,
@@ -235,6 +253,7 @@ export function buildServices({
       await jobs.stop();
       mail.close();
       await engine?.close();
+      await renderer.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-// Dashboard sign-in and sessions (contract "Dashboard for people"). The cookie holds a random
+// Dashboard sign-in and sessions (docs/security.md#sessions-and-csrf). The cookie holds a random
 // id; the database holds its SHA-256, the account and the session's CSRF token, so every
 // instance on one database knows every session, and a copy of the table opens none. Only
 // failed sign-ins count against the limits (per account and per address, in the shared
@@ -33,8 +33,6 @@ export interface ActiveSession {
   user: User;
   session: SessionRow;
 }
-
-export class PasswordRuleError extends Error {}
 
 /** Why a new password is refused, or null. */
 export function passwordProblem(password: string): string | null {

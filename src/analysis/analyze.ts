@@ -14,7 +14,8 @@ import { fetchPage } from './fetch/page.js';
 import { FetchSession, isHttpUrl, type GuardHooks } from './fetch/session.js';
 import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
 import { robotsSitemapUrls } from './probes.js';
-import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import type { NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import type { AnalysedPage } from './results.js';
 import { MAX_URL_LENGTH } from './urls.js';
 import { nowTimestamp, type Clock } from '../time.js';
 
@@ -44,7 +45,7 @@ function hasScheme(input: string): boolean {
 }
 
 /**
- * The URL to analyse. A bare `example.com` gets `https://` (contract). Refused with
+ * The URL to analyse. A bare `example.com` gets `https://` (docs/api.md#reports). Refused with
  * `invalid_url`: blank, longer than 2048 characters, unparsable, not http(s), without a host,
  * or with credentials (they would be sent to the site and stored in the report's url).
  * The fragment is dropped: it is never sent.

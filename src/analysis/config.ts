@@ -29,7 +29,11 @@ export interface AnalysisConfig {
     /** Decoded ÷ wire size beyond which a body is refused, once past `ratioGuardAfterBytes` decoded. */
     maxCompressionRatio: number;
     ratioGuardAfterBytes: number;
-    allowPrivateAddresses: boolean;
+    /**
+     * Non-public addresses the fetch may reach: none (false), all (true), or the listed
+     * addresses and CIDR ranges (`['127.0.0.2/32', '10.1.0.0/16']`).
+     */
+    allowPrivateAddresses: boolean | readonly string[];
   };
 }
 

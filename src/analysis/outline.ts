@@ -1,6 +1,7 @@
 // What a site crawl needs of a parsed page beyond its checks: where its links lead and what it
 // names as canonical. Computed beside the icon decision, in the thread that parsed the page.
 import type { Artifacts } from './artifacts/index.js';
+import { crawlFacts, type CrawlFacts } from './crawl-facts.js';
 
 export interface PageOutline {
   /** Distinct http(s) `<a href>` targets, absolute, without fragments, in document order (capped). */
@@ -11,6 +12,8 @@ export interface PageOutline {
   images: string[];
   /** Distinct http(s) hreflang alternates of the head (`<link rel=alternate hreflang href>`), resolved against the page. */
   hreflang: string[];
+  /** What the crawl's issue catalogue needs of the page; null when the page could not be outlined. */
+  crawl: CrawlFacts | null;
 }
 
 /** A crawl follows this many distinct links of one page at most (a 100,000-link page stays bounded). */
@@ -48,7 +51,7 @@ export function pageOutline(artifacts: Artifacts): PageOutline {
     const url = resolved(link.href, artifacts.url);
     if (url !== null && (url.startsWith('http:') || url.startsWith('https:'))) hreflang.add(url);
   }
-  return { links: [...links], canonical, images: [...images], hreflang: [...hreflang] };
+  return { links: [...links], canonical, images: [...images], hreflang: [...hreflang], crawl: crawlFacts(artifacts) };
 }
 
 /** `href` (trimmed) resolved against `base`, without its fragment; null when it does not resolve. */

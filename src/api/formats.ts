@@ -23,7 +23,7 @@ registerFormat('param-list', (value, attr) => {
   return list.ok ? { value: list.value } : { error: `The ${attr} field contains an invalid parameter name: ${list.invalid}.` };
 });
 
-// A page address to analyse: a bare host gets https:// (contract); refused forms keep the
+// A page address to analyse: a bare host gets https:// (docs/api.md#reports); refused forms keep the
 // engine's specific reason (credentials, length) where it has one.
 registerFormat('http-url', (value, attr) => {
   try {

@@ -1,5 +1,5 @@
 // `rankscope crawl <url> [--max-pages N] [--json|--csv]`: a whole site audit with no server
-// (contract "Site audits"). The same crawl the API starts, run by this process's own job
+// (docs/site-audits.md). The same crawl the API starts, run by this process's own job
 // workers on DATABASE_URL, as the first account (ADMIN_EMAIL, created if the database has
 // none): its reports land there like any other crawl's.
 import { parseArgs } from 'node:util';
@@ -90,7 +90,7 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
     io.stderr.write(`rankscope crawl: ${error instanceof FetchError ? error.message : String(error)}\n`);
     return 2;
   }
-  // Lean: a 10,000-page crawl's resident size stays well inside its budget (README, Benchmarks).
+  // Lean: a 10,000-page crawl's resident size stays well inside its budget (bench/results/crawl.md).
   const database = await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, memory: 'lean' });
   // Pages are parsed and checked in this thread, as `rankscope analyze` does: a crawl's pages
   // come one after another, and handing each to a worker thread and back cost more than the

@@ -1,5 +1,5 @@
 // `rankscope jobs`: every job not completed (queued, waiting to retry, running) and the failed
-// ones, one per line: type, state, attempts, last error message (contract "Monitors and e-mail").
+// ones, one per line: type, state, attempts, last error message (docs/cli.md).
 import type { AppConfig } from '../config.js';
 import { silentLog } from '../jobs/log.js';
 import type { JobSummary } from '../jobs/queue.js';

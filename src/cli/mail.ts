@@ -1,5 +1,5 @@
-// `rankscope mail outbox | test <to> | digest [--website ID]`: the mail commands (contract
-// "Monitors and e-mail"). They open the database (migrating it) and build the same services the
+// `rankscope mail outbox | test <to> | digest [--website ID]`: the mail commands
+// (docs/monitors-and-mail.md). They open the database (migrating it) and build the same services the
 // server runs, so a digest sent from here is the one a job would send.
 import { parseArgs } from 'node:util';
 import { loadConfig, type AppConfig, type Env } from '../config.js';

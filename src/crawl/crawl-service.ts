@@ -1,4 +1,4 @@
-// Site audits at work (contract "Site audits"). A crawl is three kinds of job:
+// Site audits at work (docs/site-audits.md). A crawl is three kinds of job:
 //
 // - `crawl.start`: the crawl starts running if its account has fewer than MAX_RUNNING_CRAWLS
 //   running (else it stays queued, and the end of one of the account's crawls starts the oldest
@@ -39,15 +39,21 @@ import type { CrawlLinksRepository } from '../db/crawl-links-repository.js';
 import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobQueue } from '../jobs/queue.js';
-import type { Scheduler } from '../jobs/scheduler.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { AnalyserBusyError, type AnalysisPool } from '../reports/analysis-pool.js';
 import type { ReportService } from '../reports/report-service.js';
 import { nowTimestamp, type Clock } from '../time.js';
 import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
 import { CRAWL_LINKS, LinkChecker, type LinksJob } from './link-checks/link-checker.js';
 import { pageTargets } from './link-checks/targets.js';
+import { checkedTargets } from './link-checks/checked-targets.js';
+import type { CheckedTarget } from './issues/checked-target.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
+import { inflateRawSync } from 'node:zlib';
+import type { PageFacts } from '../analysis/crawl-facts.js';
+import { decodeSignature, shingleHashes } from '../analysis/shingles.js';
+import { type PageIssueFacts, planFor } from './issues/catalogue-issues.js';
 import { findSiteIssues, type CrawledPage } from './site-issues.js';
 import { parseSitemap } from './sitemaps.js';
 
@@ -150,15 +156,19 @@ export class CrawlService {
     });
   }
 
-  /** The crawl jobs, and (with a scheduler: the server) the sweep. */
-  register(jobs: JobQueue, scheduler?: Scheduler): void {
-    scheduler?.add('crawls.sweep', (now) => this.sweep(now));
-    // A start or finish that fails (the database away) is retried; a slot's failure too, and
-    // its pages stay leased until then, then are taken again.
-    jobs.register<CrawlJob>(CRAWL_START, (payload, context) => this.start(payload.crawl, context), { kind: 'crawl' });
-    jobs.register<SlotJob>(CRAWL_SLOT, (payload, context) => this.slot(payload, context), { kind: 'crawl' });
-    jobs.register<LinksJob>(CRAWL_LINKS, (payload, context) => this.linkChecks.run(payload, context), { kind: 'crawl' });
-    jobs.register<CrawlJob>(CRAWL_FINISH, (payload) => this.finish(payload.crawl), { kind: 'crawl' });
+  /** The crawl jobs and the sweep (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      // A start or finish that fails (the database away) is retried; a slot's failure too, and
+      // its pages stay leased until then, then are taken again.
+      jobs: [
+        { type: CRAWL_START, kind: 'crawl', run: (payload: CrawlJob, context) => this.start(payload.crawl, context) },
+        { type: CRAWL_SLOT, kind: 'crawl', run: (payload: SlotJob, context) => this.slot(payload, context) },
+        { type: CRAWL_LINKS, kind: 'crawl', run: (payload: LinksJob, context) => this.linkChecks.run(payload, context) },
+        { type: CRAWL_FINISH, kind: 'crawl', run: (payload: CrawlJob) => this.finish(payload.crawl) },
+      ],
+      schedules: [{ name: 'crawls.sweep', run: (now) => this.sweep(now) }],
+    };
   }
 
   /** Null when the start URL may be crawled; otherwise why not (DNS, the address guard). */
@@ -487,7 +497,7 @@ export class CrawlService {
         crawl.id,
         page.id,
         leaseUntil,
-        { state: 'done', status_code: answer.status, redirect_to: target, error },
+        { state: 'done', status_code: answer.status, redirect_to: target, error, response_ms: answer.headersMs },
         follow,
       );
       return;
@@ -523,6 +533,9 @@ export class CrawlService {
         title: stringValue(results.title?.value),
         description: stringValue(results.meta_description?.value),
         canonical,
+        facts: storedFacts(answer),
+        response_ms: answer.headersMs,
+        page_text: answer.outline.crawl?.text ?? null,
       },
       links,
       targets.length === 0 ? undefined : (trx) => this.deps.links.discoverIn(trx, crawl.id, page.url, targets),
@@ -592,9 +605,27 @@ export class CrawlService {
     for await (const batch of this.deps.crawls.allPages(id)) {
       for (const row of batch) pages.push(crawledPage(row));
     }
-    // The URLs left unchecked (CRAWL_MAX_EXTERNAL, the time limit) are counted on the crawl.
+    // Near-duplicate candidates (MinHash buckets) are confirmed on their exact shingle sets,
+    // rebuilt from the stored text of those pages alone.
+    const shingles = new Map<string, Uint32Array>();
+    const nearDuplicatePlan = planFor(pages);
+    const needed = [...nearDuplicatePlan.urls];
+    for (let i = 0; i < needed.length; i += 500) {
+      for (const [url, text] of await this.deps.crawls.pageTexts(id, needed.slice(i, i + 500))) {
+        shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
+      }
+    }
+    // The URLs left unchecked (CRAWL_MAX_EXTERNAL, the time limit) are counted on the crawl; the
+    // checked ones join the issue pass.
     await this.deps.links.settle(id);
-    const issues = findSiteIssues(pages, { sitemapFound: crawl.sitemap_found === 1 });
+    const checked: CheckedTarget[] = [];
+    for await (const batch of checkedTargets(this.deps.links, id)) checked.push(...batch);
+    const issues = findSiteIssues(pages, {
+      sitemapFound: crawl.sitemap_found === 1,
+      shingles,
+      nearDuplicatePlan,
+      checked,
+    });
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;
     this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');
@@ -683,6 +714,33 @@ function disallowedBy(origin: Origin, url: string): string | null {
   return pattern === null ? null : `Disallowed by robots.txt (Disallow: ${pattern}).`;
 }
 
+/** A page's facts as its row stores them: the Link header's canonicals beside, every URL normalised like row URLs. */
+interface StoredFacts extends PageFacts {
+  headerCanonicals: string[];
+}
+
+function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | null {
+  const facts = answer.outline.crawl?.facts;
+  if (!facts) return null;
+  const normalised = (urls: readonly string[]) => [...new Set(urls.map((url) => crawlUrl(url)).filter((url) => url !== null))];
+  const stored: StoredFacts = {
+    ...facts,
+    canonicals: normalised(facts.canonicals),
+    hreflang: facts.hreflang.flatMap((a) => {
+      const href = crawlUrl(a.href);
+      return href === null ? [] : [{ lang: a.lang, href }];
+    }),
+    headerCanonicals: normalised(answer.headerCanonicals),
+  };
+  return JSON.stringify(stored);
+}
+
+function issueFacts(json: string | null): PageIssueFacts | null {
+  if (json === null) return null;
+  const stored = JSON.parse(json) as StoredFacts;
+  return { ...stored, signature: stored.signature === null ? null : decodeSignature(stored.signature) };
+}
+
 function crawledPage(row: CrawlPageRow): CrawledPage {
   return {
     url: row.url,
@@ -699,5 +757,9 @@ function crawledPage(row: CrawlPageRow): CrawledPage {
     linkedFrom: JSON.parse(row.linked_from) as string[],
     inlinks: row.inlinks,
     mixedContent: row.mixed_content === 1,
+    depth: row.depth,
+    responseMs: row.response_ms,
+    error: row.error,
+    facts: issueFacts(row.facts),
   };
 }

@@ -1,4 +1,4 @@
-// The dashboard (contract "Dashboard for people"): /login, /logout and the pages under /app.
+// The dashboard (docs/dashboard.md): /login, /logout and the pages under /app.
 // Every /app request needs a session (else 303 to /login); every POST needs the session's CSRF
 // token and a same-origin sender (else 403). Pages read and write through the API, in process
 // (api-client.ts), so they follow every API rule; sessions and passwords go through

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import type { Database, DatabaseEngine } from './schema.js';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider } from './migrations/index.js';
 
 export type { DatabaseEngine } from './schema.js';
 

@@ -1,4 +1,4 @@
-// A digest as a mail (contract "Monitors and e-mail"): a pure function of the figures. Both parts
+// A digest as a mail (docs/monitors-and-mail.md#digests): a pure function of the figures. Both parts
 // say the same: the website's domain, the period, visitors and pageviews with the change on the
 // period before, the top pages, referrers and countries (named as the share page names them,
 // with the DB-IP credit its licence asks for), and the link to the share page. The HTML part

@@ -1,4 +1,4 @@
-// Periodic digests of websites with e-mail on (contract "Monitors and e-mail"). Every instance's
+// Periodic digests of websites with e-mail on (docs/monitors-and-mail.md#digests). Every instance's
 // scheduler runs `schedule`: for each website due this period's digest it queues a
 // `digest.send` job keyed by website and period, so however many instances tick it is queued
 // once. The job reads the figures from the stats (the share page's own source), queues the mail
@@ -7,6 +7,7 @@ import type { AppConfig, DigestPeriod } from '../config.js';
 import type { DigestTarget, DigestsRepository } from '../db/digests-repository.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobQueue } from '../jobs/queue.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { type Delivery, MailDeliveryError, type MailService } from '../mail/mail-service.js';
 import type { MailMessage } from '../mail/mail-message.js';
 import type { Clock } from '../time.js';
@@ -52,6 +53,14 @@ export class DigestService {
 
   get rhythm(): DigestPeriod {
     return this.options.config.mail.digest;
+  }
+
+  /** The `digest.send` job and the schedule that queues due digests (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      jobs: [{ type: DIGEST_SEND_JOB, kind: 'mail', run: (payload: DigestJob) => this.runJob(payload) }],
+      schedules: [{ name: 'digests', run: (now) => this.schedule(now) }],
+    };
   }
 
   /** Scheduled: queues the digest job of every website due one for the period due at `now`. */

@@ -1,4 +1,4 @@
-// The periods a digest covers (contract "Monitors and e-mail"), as pure functions of a moment:
+// The periods a digest covers (docs/monitors-and-mail.md#digests), as pure functions of a moment:
 // a UTC day, an ISO week (Monday 00:00 UTC to the next Monday) or a calendar month. A period's
 // digest is due from 06:00 UTC on the first day after it (the Monday for a week, the 1st for a
 // month, the next day for a day), so the day's last events have long been counted.

@@ -112,7 +112,7 @@ export type EncodedJson<T> = Buffer & { readonly [encodes]: T };
 
 /**
  * A response that a fast path writes as bytes: the same schema in the document (and for the
- * contract checks), while the handler must send EncodedJson of it, which Fastify sends as is.
+ * test suite's response checks), while the handler must send EncodedJson of it, which Fastify sends as is.
  */
 export const Encoded = <T extends TSchema>(schema: T) => Type.Unsafe<EncodedJson<Static<T>>>(schema);
 

@@ -1,7 +1,7 @@
 // Fastify's validator for the API: every route's TypeBox schemas are compiled once into
 // Laravel's checks (validation.ts), so a handler receives typed, normalised input (see
 // type-provider.ts) or never runs. Before validation the query string and the body are merged
-// (the body wins; contract "Request parsing"), so writes may take their fields from either.
+// (the body wins; docs/api.md#input), so writes may take their fields from either.
 import { KindGuard, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { parseId } from '../ids.js';

@@ -96,7 +96,7 @@ export interface JobQueue {
 export const DEFAULT_POLICY: JobPolicy = { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true };
 
 /**
- * Mails and webhook deliveries (contract "Monitors and e-mail"): the first retry after 15–30 s,
+ * Mails and webhook deliveries (docs/monitors-and-mail.md#mail): the first retry after 15–30 s,
  * then about 1, 2, 4 … minutes, for about 24 hours, then the job is failed.
  */
 export const DELIVERY_POLICY: JobPolicy = { retryLimit: 12, retryDelaySeconds: 15, retryBackoff: true };

@@ -1,5 +1,5 @@
-// A mail as every feature hands it to the mail service: both parts, always (contract "Monitors
-// and e-mail": every mail has a plain-text part and an HTML part).
+// A mail as every feature hands it to the mail service: both parts, always (docs/monitors-and-mail.md#mail:
+// every mail has a plain-text part and an HTML part).
 export interface MailMessage {
   to: string;
   subject: string;

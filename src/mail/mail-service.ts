@@ -1,4 +1,4 @@
-// Mail for every feature (contract "Monitors and e-mail"): `queue` stores the mail and queues a
+// Mail for every feature (docs/monitors-and-mail.md#mail): `queue` stores the mail and queues a
 // `mail.send` job; the job sends it by SMTP, or, without SMTP_URL, keeps it in the outbox.
 //
 // Each mail is sent once: a job takes the row with a conditional UPDATE (mails-repository.ts
@@ -14,6 +14,7 @@ import type { MailSettings } from '../config.js';
 import type { MailRow, MailsRepository, OverLimit } from '../db/mails-repository.js';
 import type { JobLog } from '../jobs/log.js';
 import { DELIVERY_POLICY, JobDeferred, type JobContext, type JobQueue } from '../jobs/queue.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { nowTimestamp, type Clock } from '../time.js';
 import type { MailMessage, Mailer } from './mail-message.js';
 import { SEND_DEADLINE_MS, SmtpSender } from './smtp.js';
@@ -106,6 +107,21 @@ export class MailService implements Mailer {
       await this.queueJob(row.id, account, this.options.clock.now() + DELIVERY_POLICY.retryDelaySeconds * 1000).catch(() => {});
       throw error;
     }
+  }
+
+  /** The `mail.send` job and the sweep (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      jobs: [
+        {
+          type: MAIL_SEND_JOB,
+          kind: 'mail',
+          policy: DELIVERY_POLICY,
+          run: (payload: MailJob, context) => this.runJob(payload, context),
+        },
+      ],
+      schedules: [{ name: 'mail.sweep', run: (now) => this.sweep(now) }],
+    };
   }
 
   /**

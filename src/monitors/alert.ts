@@ -1,5 +1,5 @@
 // Comparing a monitor's run with the history item before it: which checks changed, how far the
-// score moved, and whether that deserves an alert (contract "Monitors and e-mail": the score fell
+// score moved, and whether that deserves an alert (docs/monitors-and-mail.md: the score fell
 // by at least the monitor's alert_drop, or a high-importance check went from passed to failed).
 
 import { findCheck } from '../analysis/checks/index.js';

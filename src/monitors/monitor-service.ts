@@ -12,7 +12,7 @@ import type { ReportsRepository } from '../db/reports-repository.js';
 import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobPolicy, JobQueue } from '../jobs/queue.js';
-import type { Scheduler } from '../jobs/scheduler.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import type { Mailer } from '../mail/mail-message.js';
 import type { ReportService } from '../reports/report-service.js';
 import { nowTimestamp, type Clock } from '../time.js';
@@ -79,16 +79,27 @@ const timestampAt = (ms: number) => nowTimestamp({ now: () => ms });
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
 
-  /** Registers the run and notify jobs and the scheduled task that queues due runs (before the queue starts). */
-  register(jobs: JobQueue, scheduler: Scheduler): void {
-    jobs.register<MonitorRunPayload>(MONITOR_RUN, (payload, context) => this.run(payload, context), {
-      kind: 'monitor',
-      ...MONITOR_RUN_POLICY,
-    });
-    jobs.register<MonitorNotifyPayload>(MONITOR_NOTIFY, (payload) => this.notify(payload), { kind: 'monitor' });
-    scheduler.add('monitors.due', async (now) => {
-      await this.queueDue(now);
-    });
+  /** The run and notify jobs and the scheduled task that queues due runs (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      jobs: [
+        {
+          type: MONITOR_RUN,
+          kind: 'monitor',
+          policy: MONITOR_RUN_POLICY,
+          run: (payload: MonitorRunPayload, context) => this.run(payload, context),
+        },
+        { type: MONITOR_NOTIFY, kind: 'monitor', run: (payload: MonitorNotifyPayload) => this.notify(payload) },
+      ],
+      schedules: [
+        {
+          name: 'monitors.due',
+          run: async (now) => {
+            await this.queueDue(now);
+          },
+        },
+      ],
+    };
   }
 
   /** POST /monitors/{id}/run: a run now, outside the schedule (which it leaves as it is). */

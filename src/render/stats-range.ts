@@ -1,4 +1,4 @@
-// The date range of a website share page (contract "Website share page"): the last 30 days,
+// The date range of a website share page (docs/share-pages.md): the last 30 days,
 // today included, unless `?from=&to=` names a usable range. A page never answers an error for
 // its query: an unusable range falls back to the default and says so.
 import type { Clock } from '../time.js';

@@ -4,7 +4,7 @@
 // to the report's history (the repository writes both in one transaction). Callers validate
 // first: privacy changes that lack a password are refused by lacksPassword
 // (sharing/privacy-change.ts) before any work.
-import type { AnalysedPage } from '../analysis/types.js';
+import type { AnalysedPage } from '../analysis/results.js';
 import { reportResource } from '../resources/report.js';
 import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
@@ -104,7 +104,7 @@ export class ReportService {
   }
 
   /**
-   * Stores a page a site crawl analysed (contract "Site audits"): the account's report of that
+   * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
    * report. Each is a report.updated or report.created event.
    */

@@ -41,7 +41,7 @@ export function crawlIssueResource(row: CrawlIssueRow): Static<typeof CrawlIssue
   return { type: row.type, severity: row.severity as Static<typeof CrawlIssue>['severity'], url: row.url, detail: row.detail };
 }
 
-/** max_pages when the request names none (contract). */
+/** max_pages when the request names none (docs/api.md#crawls). */
 export const DEFAULT_MAX_PAGES = 100;
 
 /** The columns of a crawl's pages as CSV (the API's format=csv and the CLI's --csv). */

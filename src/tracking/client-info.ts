@@ -1,4 +1,4 @@
-// What is kept of a client (contract "Tracking"): browser, OS and device from the User-Agent
+// What is kept of a client (docs/analytics.md): browser, OS and device from the User-Agent
 // (ua-parser-js), country, continent and (with GEOIP_CITY_DB) city from the address, looked up
 // in a bundled database: no network lookup ever. The address and the full User-Agent are not
 // kept: the caller hashes them into the visitor id and drops them.

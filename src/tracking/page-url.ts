@@ -1,4 +1,4 @@
-// What is stored of a page's address and its referrer (contract "Tracking"): the website's
+// What is stored of a page's address and its referrer (docs/analytics.md): the website's
 // exclude_params and the utm/ref parameters removed, source and campaign read first.
 import { storableText } from '../model/text.js';
 import { parseUrl } from './event-input.js';

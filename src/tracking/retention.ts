@@ -1,12 +1,14 @@
-// Pruning, hourly and at start: raw events past ANALYTICS_RETENTION_DAYS (rollups stay, so the
-// stats do not change), and the salts and visitor rows of days before yesterday (contract:
-// salts are deleted after 48 h, so a visitor cannot be followed across days).
-import type { FastifyInstance } from 'fastify';
+// Pruning, hourly: raw events past ANALYTICS_RETENTION_DAYS (rollups stay, so the stats do not
+// change), and the salts and visitor rows of days before yesterday (so a salt lives about
+// 48 hours, and a visitor cannot be followed across days: docs/analytics.md).
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { type Clock, formatTimestamp } from '../time.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const EVERY_MS = 60 * 60 * 1000;
+
+export const ANALYTICS_PRUNE_JOB = 'analytics.prune';
 
 export async function pruneAnalytics(repo: AnalyticsRepository, retentionDays: number | null, clock: Clock): Promise<number> {
   const now = clock.now();
@@ -15,19 +17,37 @@ export async function pruneAnalytics(repo: AnalyticsRepository, retentionDays: n
   return repo.pruneEvents(formatTimestamp(new Date(now - retentionDays * DAY_MS), 0));
 }
 
-export function scheduleAnalyticsPruning(
-  app: FastifyInstance,
-  repo: AnalyticsRepository,
-  retentionDays: number | null,
-  clock: Clock,
-): void {
-  const run = () =>
-    pruneAnalytics(repo, retentionDays, clock).catch((error) => app.log.warn({ err: error }, 'analytics pruning failed'));
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void run();
-    timer = setInterval(run, EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+export interface AnalyticsJobsOptions {
+  analytics: AnalyticsRepository;
+  retentionDays: number | null;
+  jobs: Pick<JobQueue, 'send'>;
+  clock: Clock;
+}
+
+/**
+ * The pruning job and its schedule: every instance ticks, and the hour's key makes one pruning
+ * an hour for all the instances on the database (the first tick after a start queues the
+ * hour's, unless another instance has). Housekeeping has no kind of its own: it takes a turn at
+ * the webhook slots, as the deliveries' pruning does; each run is a moment's work.
+ */
+export function analyticsJobs({ analytics, retentionDays, jobs, clock }: AnalyticsJobsOptions): FeatureJobs {
+  return {
+    jobs: [
+      {
+        type: ANALYTICS_PRUNE_JOB,
+        kind: 'webhook',
+        run: async () => {
+          await pruneAnalytics(analytics, retentionDays, clock);
+        },
+      },
+    ],
+    schedules: [
+      {
+        name: 'analytics.prune',
+        run: async (now) => {
+          await jobs.send(ANALYTICS_PRUNE_JOB, {}, { key: `analytics:${new Date(now).toISOString().slice(0, 13)}` });
+        },
+      },
+    ],
+  };
 }

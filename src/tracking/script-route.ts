@@ -1,4 +1,4 @@
-// GET /js/script.js (contract "Tracking"): the tracker, loadable from any site. Both bodies, plain
+// GET /js/script.js (docs/analytics.md#the-tracker): the tracker, loadable from any site. Both bodies, plain
 // and gzipped, are computed once; a client that accepts gzip gets the smaller one. A day's
 // caching, revalidated with If-None-Match.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The tracker served at GET /js/script.js (contract "Tracking"), kept as a string so that it is
+// The tracker served at GET /js/script.js (docs/analytics.md#the-tracker), kept as a string so that it is
 // served the same from src/ (tsx) and from dist/ (compiled) with nothing to copy. It is served
 // as written, minus the lines that hold only a comment: the text between the backquotes is
 // plain ES2017 with no backquote, no `${` and no multi-line string, so dropping those lines is

@@ -4,7 +4,7 @@
 // - the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature:
 //   v1,<base64 HMAC of "id.timestamp.body">`), whose timestamp lets a receiver refuse a captured
 //   delivery replayed later. Any Standard Webhooks library verifies them given the base64 of
-//   the secret string. README "Webhooks" has the code.
+//   the secret string. docs/webhooks.md has the code.
 import { createHmac, randomBytes } from 'node:crypto';
 
 /** A new secret: 32 random bytes (256 bits), base64url, behind a prefix that says what it is. */

@@ -8,7 +8,7 @@ import type { WebhookRow, WebhooksRepository } from '../db/webhooks-repository.j
 import { eventData, type EventData, type EventName, type EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import { DELIVERY_POLICY, type JobQueue } from '../jobs/queue.js';
-import type { Scheduler } from '../jobs/scheduler.js';
+import type { FeatureJobs } from '../jobs/registry.js';
 import { formatTimestamp, nowTimestamp, type Clock } from '../time.js';
 import { eventsOf } from '../model/webhook-events.js';
 import { postWebhook } from './post.js';
@@ -53,24 +53,35 @@ export class WebhookService implements EventSink {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   }
 
-  /** Registers the delivery and pruning jobs and the pruning schedule (before the queue starts). */
-  register(jobs: JobQueue, scheduler: Scheduler): void {
-    jobs.register<{ deliveryId: number }>(DELIVER_JOB, (payload, context) => this.deliver(payload.deliveryId, context.attempt), {
-      kind: 'webhook',
-      ...DELIVERY_POLICY,
-    });
-    jobs.register(
-      PRUNE_JOB,
-      async () => {
-        await this.prune();
-      },
-      { kind: 'webhook' },
-    );
-    // Every instance ticks; the hour's key makes one pruning job an hour.
-    scheduler.add('webhooks.prune', async (now) => {
-      await jobs.send(PRUNE_JOB, {}, { key: `deliveries:${new Date(now).toISOString().slice(0, 13)}` });
-    });
-    scheduler.add('webhooks.sweep', (now) => this.sweep(now));
+  /** The delivery and pruning jobs, the pruning schedule and the sweep (services.ts registers them). */
+  jobs(): FeatureJobs {
+    return {
+      jobs: [
+        {
+          type: DELIVER_JOB,
+          kind: 'webhook',
+          policy: DELIVERY_POLICY,
+          run: (payload: { deliveryId: number }, context) => this.deliver(payload.deliveryId, context.attempt),
+        },
+        {
+          type: PRUNE_JOB,
+          kind: 'webhook',
+          run: async () => {
+            await this.prune();
+          },
+        },
+      ],
+      schedules: [
+        {
+          // Every instance ticks; the hour's key makes one pruning job an hour.
+          name: 'webhooks.prune',
+          run: async (now) => {
+            await this.options.jobs.send(PRUNE_JOB, {}, { key: `deliveries:${new Date(now).toISOString().slice(0, 13)}` });
+          },
+        },
+        { name: 'webhooks.sweep', run: (now) => this.sweep(now) },
+      ],
+    };
   }
 
   /**

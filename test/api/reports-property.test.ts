@@ -1,5 +1,5 @@
 // Property: no input to the reports, projects or account routes produces a 5xx, and every error
-// has the contract's shape. The analyser cannot leave the machine (test/helpers/offline.ts).
+// has the API's error shape. The analyser cannot leave the machine (test/helpers/offline.ts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -213,7 +213,7 @@ describe('webhooks API and delivery', () => {
       }
     });
 
-    describe('validation failures answer 422 in the contract shape and store nothing', () => {
+    describe('validation failures answer 422 in the API error shape and store nothing', () => {
       const url = () => `${receiver.origin}/v`;
       const cases: [string, () => Record<string, string>, Record<string, string[]>][] = [
         ['nothing', () => ({}), { url: ['The url field is required.'], events: ['The events field is required.'] }],

@@ -1,4 +1,4 @@
-// Property: no input to any websites route produces a 5xx, and every error is in the contract's shape.
+// Property: no input to any websites route produces a 5xx, and every error is in the API's error shape.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -96,7 +96,7 @@ describe('websites API', () => {
     }
   });
 
-  describe('validation failures answer 422 in the contract shape and change nothing', () => {
+  describe('validation failures answer 422 in the API error shape and change nothing', () => {
     const cases: [string, Record<string, string>, Record<string, string[]>][] = [
       ['missing domain', {}, { domain: ['The domain field is required.'] }],
       ['blank domain', { domain: '   ' }, { domain: ['The domain field is required.'] }],

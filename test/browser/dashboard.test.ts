@@ -1,4 +1,4 @@
-// The dashboard in Chromium (contract "Dashboard for people"): the main flows a person walks
+// The dashboard in Chromium (docs/dashboard.md): the main flows a person walks
 // (sign in; create a report and change its privacy; add a website, copy its snippet onto a page
 // that a visitor opens, then see the visit in the stats; rotate the API key; sign out), the same
 // pages at phone width, and the security ones (no page without a session, a tampered or

@@ -1,4 +1,4 @@
-// The tracker in Chromium (contract "Tracking"): a page on one loopback site (127.0.0.2) loads
+// The tracker in Chromium (docs/analytics.md): a page on one loopback site (127.0.0.2) loads
 // /js/script.js from the API on another (127.0.0.1), then its pageviews, an SPA navigation and a
 // custom event arrive in analytics_events. With exclude_bots = 1 (the default) the headless
 // browser's pageview is dropped.

@@ -1,4 +1,4 @@
-// /api/v1/crawls end to end (contract "Site audits"): the 202 at once, every 422 (fetching and
+// /api/v1/crawls end to end (docs/site-audits.md): the 202 at once, every 422 (fetching and
 // storing nothing), the list, show, pages (paginator and CSV) and issues, another account's
 // crawl a 404 everywhere, the live counts of a finished crawl, and the reports a crawl leaves.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// `rankscope crawl`: the same audit with no server (contract "Site audits"): JSON or CSV alone on
+// `rankscope crawl`: the same audit with no server (docs/site-audits.md): JSON or CSV alone on
 // stdout, nothing on stderr off a terminal, exit 0 when the crawl ran whatever it found, 1 when
 // the start page could not be fetched, 2 for a usage error; its reports land in the first account.
 import assert from 'node:assert/strict';

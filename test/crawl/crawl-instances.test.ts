@@ -1,4 +1,4 @@
-// Crawls across processes (contract "Site audits": everything a crawl knows is in the database):
+// Crawls across processes (docs/site-audits.md: everything a crawl knows is in the database):
 // a `rankscope serve` killed with SIGKILL mid-crawl, and another started on the same database,
 // finishes the crawl, refetching at most the pages that were in flight at the kill; and two
 // instances on one PostgreSQL share a crawl, each page fetched once, the concurrency cap held

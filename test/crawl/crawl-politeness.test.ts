@@ -1,4 +1,4 @@
-// How a crawl treats the site it visits (contract "Site audits"), with the app's real job
+// How a crawl treats the site it visits (docs/site-audits.md), with the app's real job
 // workers running the slots concurrently: at most CRAWL_CONCURRENCY requests at once (and that
 // many, in parallel); Crawl-delay makes it one request at a time, each ≥ N s after the last;
 // DELETE stops it at once (no request after the answer); and every discovered URL passes the

@@ -1,4 +1,4 @@
-// The crawls pages (contract "Dashboard for people": crawls, start, live progress, pages,
+// The crawls pages (docs/dashboard.md: crawls, start, live progress, pages,
 // issues, CSV): start a crawl of a small site on 127.0.0.1 from the form, run its jobs to the
 // end, then read its page, progress JSON and CSV; cancel; a refused form; another account's
 // crawl a 404 everywhere, changing nothing.

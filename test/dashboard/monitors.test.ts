@@ -1,4 +1,4 @@
-// The monitors pages (contract "Dashboard for people"): the list, create, edit, run now and
+// The monitors pages (docs/dashboard.md): the list, create, edit, run now and
 // delete, all through the API; a refused form shows the API's messages at each field and stores
 // nothing; another account's monitor is a 404 on every page and form, and nothing changes.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// What every dashboard page must satisfy (contract "Dashboard for people", and what Lighthouse's
+// What every dashboard page must satisfy (docs/dashboard.md, and what Lighthouse's
 // accessibility audit checks): lang, a specific title, exactly one h1, heading levels that do
 // not skip going down, a label for every form control, unique ids, the landmarks, links with
 // text, and the CSP's rules (no inline script or style; the one script from this origin).

@@ -1,4 +1,4 @@
-// Sign-in, sessions and CSRF (contract "Dashboard for people").
+// Sign-in, sessions and CSRF (docs/dashboard.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// The webhooks pages (contract "Dashboard for people"): the list, create (the signing secret
+// The webhooks pages (docs/dashboard.md): the list, create (the signing secret
 // shown once, on the answer page), settings, delete, and the recent deliveries with what the
 // receiver answered; the API's address guard; another account's webhook is a 404 everywhere.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The websites pages (contract "Dashboard for people"): list, add with every setting, edit,
+// The websites pages (docs/dashboard.md): list, add with every setting, edit,
 // tracking snippet, stats over a date range, delete; another account's website is a 404.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 // Fuzzing every route with malformed methods, headers, bodies, ids and query strings: never a
-// 5xx, and every error body in the contract's shape. Then raw bytes at a listening socket.
+// 5xx, and every error body in the API's error shape. Then raw bytes at a listening socket.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

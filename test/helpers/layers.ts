@@ -20,7 +20,7 @@ const FEATURES = [
   'tracking',
   'digests',
 ] as const;
-const SHARED = ['model', 'limits', 'analysis', 'index', 'db', 'http', 'resources', 'render'] as const;
+const SHARED = ['model', 'limits', 'analysis', 'index', 'browser', 'db', 'http', 'resources', 'render'] as const;
 
 /** Folder → the folders it may import (besides BASE and itself). */
 export const LAYERS: Record<string, readonly string[]> = {
@@ -33,6 +33,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   // the engine: a URL or HTML in, a report out; no server, no database
   analysis: ['limits'],
   index: ['analysis'],
+  // headless Chromium behind the guard proxy: the page as a browser builds it
+  browser: ['analysis', 'limits'],
   config: ['analysis', 'model'],
   db: ['model'],
   // the HTTP toolkit every route uses: errors, envelopes, validation, logging, OpenAPI pieces
@@ -50,7 +52,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   webhooks: ['analysis', 'db', 'jobs', 'model', 'resources'],
   monitors: ['analysis', 'db', 'jobs', 'mail', 'model', 'render', 'reports', 'resources', 'sharing'],
   crawl: ['analysis', 'db', 'http', 'jobs', 'model', 'reports', 'resources', 'webhooks'],
-  tracking: ['db', 'http', 'limits', 'model'],
+  tracking: ['db', 'http', 'jobs', 'limits', 'model'],
   digests: ['db', 'jobs', 'mail', 'model', 'render', 'tracking'],
   // the composition root: every service of an instance, built once
   services: [...SHARED, ...FEATURES],

@@ -1,5 +1,5 @@
 // `rankscope jobs` lists every job not completed and the failed ones: type, state, attempts,
-// last error (contract "Monitors and e-mail").
+// last error (docs/monitors-and-mail.md).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { migrateToLatest, type DatabaseHandle } from '../../src/db/connection.js';

@@ -1,5 +1,5 @@
-// A job whose process is killed with SIGKILL runs again after its lease (contract "Monitors and
-// e-mail": within two leases of the death), and a graceful stop finishes or releases running jobs.
+// A job whose process is killed with SIGKILL runs again after its lease (within two leases of the
+// death: docs/postgresql-and-jobs.md), and a graceful stop finishes or releases running jobs.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';

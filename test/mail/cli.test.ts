@@ -1,4 +1,4 @@
-// `rankscope mail outbox | test | digest` (contract "Monitors and e-mail"), run in this process
+// `rankscope mail outbox | test | digest` (docs/monitors-and-mail.md), run in this process
 // with the test's settings and clock (as `main` runs them with the process's), against the test
 // database and a real SMTP server; and once as a child process, as a user runs it.
 import assert from 'node:assert/strict';

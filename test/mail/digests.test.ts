@@ -1,4 +1,4 @@
-// Periodic digests end to end (contract "Monitors and e-mail"): traffic sent through POST
+// Periodic digests end to end (docs/monitors-and-mail.md): traffic sent through POST
 // /api/event with the clock moved between events, the scheduler ticked at chosen moments, the
 // jobs drained, and the mails read as a real SMTP server received them.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Several instances on one database (contract "Monitors and e-mail": a run is done once even with
+// Several instances on one database (docs/monitors-and-mail.md: a run is done once even with
 // several instances): two complete sets of services, each with its own connections, job workers
 // and scheduler, all ticking at the moment digests fall due. Each website's digest reaches the
 // SMTP server exactly once. PostgreSQL is where instances share work (pg-boss); the same runs on

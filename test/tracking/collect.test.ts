@@ -1,4 +1,4 @@
-// POST /api/event (contract "Tracking"): answers, drop reasons, what is stored and what is not.
+// POST /api/event (docs/analytics.md): answers, drop reasons, what is stored and what is not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
@@ -39,7 +39,7 @@ describe('event collection', () => {
   });
   after(() => t.close());
 
-  test('a pageview is stored with what the contract keeps, and nothing it does not', async () => {
+  test('a pageview is stored with what docs/analytics.md says is kept, and nothing else', async () => {
     const res = await send({
       n: 'pageview',
       u: 'https://example.com/pricing?plan=pro&session=abc&utm_source=newsletter&utm_campaign=spring&utm_medium=email#top',

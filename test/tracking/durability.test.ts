@@ -1,7 +1,7 @@
 // kill -9 during collection: `rankscope serve` as a process, events sent by 20 clients at once,
 // SIGKILL while batches are being written, a restart on the same database. Every event that
 // was answered 202 must be stored and counted, and nothing counted twice (the events, the
-// visitor rows and the rollups commit in one transaction: contract "Tracking", group commit).
+// visitor rows and the rollups commit in one transaction: docs/analytics.md, group commit).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DatabaseHandle } from '../../src/db/connection.js';

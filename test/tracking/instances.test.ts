@@ -1,4 +1,4 @@
-// Several instances on one database (contract "Tracking": stateless instances share PostgreSQL):
+// Several instances on one database (docs/analytics.md: stateless instances share PostgreSQL):
 // two applications, each with its own connections, writer and caches, receive the same
 // visitors' pageviews alternately and at once. They count every event once, agree on who is
 // the same visitor (one salt per day, from the database) and on where each visit began.

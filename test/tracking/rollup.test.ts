@@ -1,7 +1,8 @@
-// The counting rules (contract "Stats"), on literal events: what each pageview and custom event
+// The counting rules (docs/api.md#stats), on literal events: what each pageview and custom event
 // adds to the rollups, visits and their landing pages, a visitor once per value per day.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import {
   MAX_SEEN_PER_DIMENSION,
   propDimension,
@@ -16,6 +17,7 @@ const MIN = 60_000;
 
 function event(over: Partial<StoredEvent> = {}): StoredEvent {
   return {
+    ...SAMPLE_FIELDS,
     websiteId: 1,
     at: T0,
     createdAt: '2026-05-01T10:00:00.000000Z',

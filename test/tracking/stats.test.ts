@@ -1,4 +1,4 @@
-// GET /api/v1/stats/{website} (contract "Stats"), fed only through POST /api/event with the clock
+// GET /api/v1/stats/{website} (docs/api.md#stats), fed only through POST /api/event with the clock
 // moved between events. Every expected row below is counted by hand from the events sent.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// GET /js/script.js (contract "Tracking"): the served bytes and headers, then the script itself
+// GET /js/script.js (docs/analytics.md): the served bytes and headers, then the script itself
 // run in node:vm against a minimal fake window: what it sends, when it sends nothing, and that
 // nothing it meets throws into the page. The real browser run is test/browser/tracker.test.ts.
 import assert from 'node:assert/strict';
@@ -181,7 +181,7 @@ function load(options: FakeOptions = {}) {
 }
 
 describe('the tracker in a fake window', () => {
-  test('a pageview on load, with what the contract sends, to /api/event on its own origin', () => {
+  test('a pageview on load, with what docs/analytics.md says it sends, to /api/event on its own origin', () => {
     const { sent, touched } = load();
     assert.equal(sent.length, 1);
     assert.deepEqual(sent[0], {

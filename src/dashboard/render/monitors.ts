@@ -5,21 +5,11 @@ import { FREQUENCIES } from '../../model/schedule.js';
 import { truncate } from '../../render/format.js';
 import { html, type HtmlValue } from '../../render/html.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton, selectField } from './forms.js';
+import type { MonitorJson } from '../api-types.js';
 import { type ListMeta, pager, scoreBadge, timeOf } from './monitors-common.js';
 
-/** The API's Monitor (the fields these pages show). */
-export interface MonitorView {
-  id: number;
-  report_id: number;
-  frequency: string;
-  alert_drop: number;
-  email: number;
-  last_run_at: string | null;
-  next_run_at: string;
-  last_result: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The API's Monitor. */
+export type MonitorView = MonitorJson;
 
 /** A report a monitor can re-run: its id and URL. */
 export interface ReportChoice {
