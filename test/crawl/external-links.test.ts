@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type CrawlSite, htmlPage, redirect, startCrawlSite } from '../helpers/crawl-site.js';
-import { crawlSite, runUntilEnded, startCrawl } from './crawl-harness.js';
+import { allIssues, crawlSite, runUntilEnded, startCrawl } from './crawl-harness.js';
 import { until } from '../helpers/wait.js';
 
 const USER_AGENT = 'Mozilla/5.0 (compatible; RankscopeBot/1.0)';
@@ -190,6 +190,20 @@ describe('link and image checks', () => {
     assert.equal(lines.length, rows.length + 2);
     assert.ok(lines.includes(`${o}/moved,link,301,${o}/ok,,1`), csv.body);
     assert.ok(lines.includes('http://127.0.0.2:1/refused,link,,,The server refused the connection.,1'), csv.body);
+
+    // The issue pass reads the checks' results.
+    const issues = new Set((await allIssues(t, key, crawl.id)).map((i) => `${i.type} ${i.severity} ${i.url}`));
+    for (const expected of [
+      `broken_external_link medium ${o}/gone`,
+      'broken_external_link medium http://127.0.0.2:1/refused',
+      `external_redirect low ${o}/moved`,
+      `broken_image medium ${o}/img/missing.png`,
+      `large_image low ${site.origin}/img/local.png`,
+      `hreflang_to_non_200 medium ${site.origin}/`,
+    ]) {
+      assert.ok(issues.has(expected), `${expected} among ${[...issues].join(', ')}`);
+    }
+    assert.ok(![...issues].some((i) => i.includes(`${o}/ok`) || i.includes(`${o}/no-head`)), 'answers of 200 are no issue');
 
     const missing = await t.call(otherKey, { method: 'GET', url: `/api/v1/crawls/${crawl.id}/links` });
     assert.equal(missing.statusCode, 404, 'another account’s crawl');
