@@ -43,7 +43,7 @@ import { statsRoutes } from './api/routes/stats.js';
 import { webhooksRoutes } from './api/routes/webhooks.js';
 import { websitesRoutes } from './api/routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './http/schemas.js';
-import { Crawl, CrawlIssue, CrawlPage } from './resources/schemas.js';
+import { Crawl, CrawlIssue, CrawlLink, CrawlPage } from './resources/schemas.js';
 import { HistoryItem, Monitor } from './resources/schemas.js';
 import { Account, Project } from './api/schemas/reports.js';
 import { CheckObject, Report } from './resources/schemas.js';
@@ -203,6 +203,7 @@ export async function buildApp({
     Crawl,
     CrawlPage,
     CrawlIssue,
+    CrawlLink,
   ])
     app.addSchema(schema);
 
@@ -330,7 +331,12 @@ export async function buildApp({
         maxMonitors: config.maxMonitors,
         counter: runNowCounter,
       });
-      crawlsRoutes(api, { crawls: repos.crawls, service: services.crawls, maxPages: config.crawl.maxPages });
+      crawlsRoutes(api, {
+        crawls: repos.crawls,
+        links: repos.crawlLinks,
+        service: services.crawls,
+        maxPages: config.crawl.maxPages,
+      });
     },
     { prefix: '/api/v1' },
   );

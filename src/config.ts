@@ -64,6 +64,8 @@ export interface CrawlSettings {
   timeLimitSeconds: number;
   /** Crawls one account may have running at once; more wait as `queued`, oldest first. */
   maxRunningPerAccount: number;
+  /** Link, image and hreflang checks a crawl makes at most (docs/external-links.md); the rest are counted. */
+  maxExternal: number;
 }
 
 export interface JobSettings {
@@ -369,6 +371,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxPages: r.int('CRAWL_MAX_PAGES', 1000, 1, 1_000_000),
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
+      maxExternal: r.int('CRAWL_MAX_EXTERNAL', 1000, 0, 1_000_000),
     },
     render: {
       chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),

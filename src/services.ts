@@ -6,6 +6,7 @@ import { analyze, EnginePool, type AnalyzeOptions } from './index.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { AnalyticsRepository } from './db/analytics-repository.js';
 import { CrawlsRepository } from './db/crawls-repository.js';
+import { CrawlLinksRepository } from './db/crawl-links-repository.js';
 import { DigestsRepository } from './db/digests-repository.js';
 import { JobsRepository } from './db/jobs-repository.js';
 import { MailsRepository } from './db/mails-repository.js';
@@ -47,6 +48,7 @@ export interface Repositories {
   monitors: MonitorsRepository;
   history: ReportHistoryRepository;
   crawls: CrawlsRepository;
+  crawlLinks: CrawlLinksRepository;
   sessions: SessionsRepository;
 }
 
@@ -118,6 +120,7 @@ export function buildServices({
     monitors: new MonitorsRepository(database.db, clock),
     history: new ReportHistoryRepository(database.db),
     crawls: new CrawlsRepository(database.db, database.engine, clock),
+    crawlLinks: new CrawlLinksRepository(database.db, database.engine, clock),
     sessions: new SessionsRepository(database.db),
   };
   const analysisPool = new AnalysisPool(config.analysisConcurrency, config.analysisQueueTimeoutMs, {
@@ -187,6 +190,7 @@ export function buildServices({
   });
   const crawls = new CrawlService({
     crawls: repos.crawls,
+    links: repos.crawlLinks,
     reports,
     pool: analysisPool,
     jobs,

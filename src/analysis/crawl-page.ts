@@ -135,7 +135,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
       kind: 'page',
       status: answer.status,
       page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
-      outline: parsed.outline ?? { links: [], canonical: null, crawl: null },
+      outline: parsed.outline ?? { links: [], canonical: null, images: [], hreflang: [], crawl: null },
       headersMs: answer.headersMs,
       headerCanonicals: linkHeaderCanonicals(answer.headers.link ?? [], finalUrl),
     };

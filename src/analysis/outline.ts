@@ -8,6 +8,10 @@ export interface PageOutline {
   links: string[];
   /** The first `<link rel=canonical>` href, resolved against the page; null when none resolves. */
   canonical: string | null;
+  /** Distinct http(s) `<img src>` URLs, absolute, without fragments, in document order (capped): each is checked. */
+  images: string[];
+  /** Distinct http(s) hreflang alternates of the head (`<link rel=alternate hreflang href>`), resolved against the page. */
+  hreflang: string[];
   /** What the crawl's issue catalogue needs of the page; null when the page could not be outlined. */
   crawl: CrawlFacts | null;
 }
@@ -34,5 +38,29 @@ export function pageOutline(artifacts: Artifacts): PageOutline {
     }
     break;
   }
-  return { links: [...links], canonical, crawl: crawlFacts(artifacts) };
+  const images = new Set<string>();
+  for (const image of artifacts.images) {
+    if (images.size >= MAX_OUTLINE_LINKS) break;
+    const src = image.src;
+    if (src !== null && (src.scheme === 'http:' || src.scheme === 'https:')) images.add(src.url);
+  }
+  const hreflang = new Set<string>();
+  for (const link of artifacts.head.links) {
+    if (hreflang.size >= MAX_OUTLINE_LINKS) break;
+    if (link.hreflang === null || !link.rel.includes('alternate') || link.href === null || link.href.trim() === '') continue;
+    const url = resolved(link.href, artifacts.url);
+    if (url !== null && (url.startsWith('http:') || url.startsWith('https:'))) hreflang.add(url);
+  }
+  return { links: [...links], canonical, images: [...images], hreflang: [...hreflang], crawl: crawlFacts(artifacts) };
+}
+
+/** `href` (trimmed) resolved against `base`, without its fragment; null when it does not resolve. */
+function resolved(href: string, base: string): string | null {
+  try {
+    const url = new URL(href.trim(), base);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
 }

@@ -24,7 +24,7 @@ import { CRAWL_JOB_TYPES } from '../crawl/crawl-service.js';
 import { buildServices } from '../services.js';
 import type { CliIo } from './io.js';
 
-const HELP = `Usage: rankscope crawl <url> [--max-pages N] [--json | --csv]
+const HELP = `Usage: rankscope crawl <url> [--max-pages N] [--no-external] [--json | --csv]
 
 Audits a whole site without a server: follows the start page's links and the
 site's sitemaps on its host (and its www. twin), analyses every HTML page (a
@@ -35,6 +35,8 @@ Options:
   --max-pages N   URLs to record at most (1 to CRAWL_MAX_PAGES; default 100)
   --no-sitemap    follow links only (do not read robots.txt Sitemap: lines or
                   /sitemap.xml)
+  --no-external   check no link to another site, no image and no hreflang
+                  target on another site (no request leaves the site's host)
   --json          print {"crawl", "pages", "issues"} as one JSON object
   --csv           print the pages as CSV
   -h, --help      show this help
@@ -46,7 +48,8 @@ Exit status: 0 when the crawl ran, whatever it found; 1 when the start page
 could not be fetched; 2 for a usage or settings error.
 
 Settings come from the environment: DATABASE_URL, CRAWL_CONCURRENCY,
-CRAWL_MAX_PAGES, CRAWL_TIME_LIMIT, ALLOW_PRIVATE_ADDRESSES, REQUEST_TIMEOUT…
+CRAWL_MAX_PAGES, CRAWL_MAX_EXTERNAL, CRAWL_TIME_LIMIT, ALLOW_PRIVATE_ADDRESSES,
+REQUEST_TIMEOUT…
 `;
 
 const ENDED = new Set(['finished', 'failed', 'cancelled']);
@@ -124,7 +127,12 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
       io.stderr.write(`rankscope crawl: no account ${config.adminEmail} (ADMIN_EMAIL) to crawl as\n`);
       return 2;
     }
-    crawl = await services.crawls.create(account.id, { url, max_pages: maxPages, sitemap: parsed.sitemap ? 1 : 0 });
+    crawl = await services.crawls.create(account.id, {
+      url,
+      max_pages: maxPages,
+      sitemap: parsed.sitemap ? 1 : 0,
+      external: parsed.external ? 1 : 0,
+    });
     process.once('SIGINT', onSigint);
     // Its own crawl's jobs only, and no schedules: a crawl from the terminal sends no digest
     // and runs no monitor of the database it shares with a server.
@@ -157,12 +165,15 @@ function parse(args: string[]) {
     options: {
       'max-pages': { type: 'string' },
       'no-sitemap': { type: 'boolean' },
+      'no-external': { type: 'boolean' },
       json: { type: 'boolean' },
       csv: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return { help: true as const, url: '', maxPages: undefined, sitemap: true, format: 'summary' as const };
+  if (values.help) {
+    return { help: true as const, url: '', maxPages: undefined, sitemap: true, external: true, format: 'summary' as const };
+  }
   if (positionals.length !== 1) throw new Error('give exactly one start URL');
   if (values.json && values.csv) throw new Error('--json and --csv cannot be combined');
   let maxPages: number | undefined;
@@ -175,6 +186,7 @@ function parse(args: string[]) {
     url: positionals[0],
     maxPages,
     sitemap: !values['no-sitemap'],
+    external: !values['no-external'],
     format: values.json ? ('json' as const) : values.csv ? ('csv' as const) : ('summary' as const),
   };
 }

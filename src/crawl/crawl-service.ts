@@ -35,6 +35,7 @@ import type { AnalysisConfig } from '../analysis/config.js';
 import { crawlResource } from '../resources/crawl.js';
 import type { CrawlSettings } from '../config.js';
 import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome } from '../db/crawls-repository.js';
+import type { CrawlLinksRepository } from '../db/crawl-links-repository.js';
 import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
 import type { JobContext, JobQueue } from '../jobs/queue.js';
@@ -43,6 +44,10 @@ import { AnalyserBusyError, type AnalysisPool } from '../reports/analysis-pool.j
 import type { ReportService } from '../reports/report-service.js';
 import { nowTimestamp, type Clock } from '../time.js';
 import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
+import { CRAWL_LINKS, LinkChecker, type LinksJob } from './link-checks/link-checker.js';
+import { pageTargets } from './link-checks/targets.js';
+import { checkedTargets } from './link-checks/checked-targets.js';
+import type { CheckedTarget } from './issues/checked-target.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
 import { inflateRawSync } from 'node:zlib';
@@ -56,7 +61,7 @@ export const CRAWL_START = 'crawl.start';
 export const CRAWL_SLOT = 'crawl.slot';
 export const CRAWL_FINISH = 'crawl.finish';
 /** Every job type of a crawl (the crawl CLI works these alone). */
-export const CRAWL_JOB_TYPES = [CRAWL_START, CRAWL_SLOT, CRAWL_FINISH] as const;
+export const CRAWL_JOB_TYPES = [CRAWL_START, CRAWL_SLOT, CRAWL_LINKS, CRAWL_FINISH] as const;
 
 /** robots.txt groups a crawl obeys (merged), else `*`. */
 export const ROBOTS_TOKENS = ['Rankscope', 'RankscopeBot'] as const;
@@ -105,10 +110,14 @@ export interface NewCrawlRequest {
   url: string;
   max_pages: number;
   sitemap: 0 | 1;
+  /** 0: no request to other hosts and no image check (docs/external-links.md); default 1. */
+  external?: 0 | 1;
 }
 
 export interface CrawlServiceDeps {
   crawls: CrawlsRepository;
+  /** What the pages refer to on other hosts, and their images: checked after the pages. */
+  links: CrawlLinksRepository;
   reports: ReportService;
   pool: AnalysisPool;
   jobs: JobQueue;
@@ -137,8 +146,15 @@ export class CrawlService {
   /** This instance's work on each crawl, aborted at once by a cancel. */
   private readonly local = new Map<number, Set<AbortController>>();
   private lastSweep = Number.NEGATIVE_INFINITY;
+  private readonly linkChecks: LinkChecker;
 
-  constructor(private readonly deps: CrawlServiceDeps) {}
+  constructor(private readonly deps: CrawlServiceDeps) {
+    this.linkChecks = new LinkChecker({
+      ...deps,
+      working: (id, jobSignal, work) => this.working(id, jobSignal, work),
+      queueFinish: (crawl) => this.queueFinish(crawl),
+    });
+  }
 
   /** The crawl jobs and the sweep (services.ts registers them). */
   jobs(): FeatureJobs {
@@ -148,6 +164,7 @@ export class CrawlService {
       jobs: [
         { type: CRAWL_START, kind: 'crawl', run: (payload: CrawlJob, context) => this.start(payload.crawl, context) },
         { type: CRAWL_SLOT, kind: 'crawl', run: (payload: SlotJob, context) => this.slot(payload, context) },
+        { type: CRAWL_LINKS, kind: 'crawl', run: (payload: LinksJob, context) => this.linkChecks.run(payload, context) },
         { type: CRAWL_FINISH, kind: 'crawl', run: (payload: CrawlJob) => this.finish(payload.crawl) },
       ],
       schedules: [{ name: 'crawls.sweep', run: (now) => this.sweep(now) }],
@@ -167,6 +184,7 @@ export class CrawlService {
       project: siteHostOf(request.url),
       max_pages: request.max_pages,
       sitemap: request.sitemap,
+      external: request.external ?? 1,
     });
     await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: crawl.id }, { key: String(crawl.id), account });
     return crawl;
@@ -425,7 +443,8 @@ export class CrawlService {
       ) {
         continue;
       }
-      await this.queueFinish(crawl);
+      // The pages are done: the link checks, then the finish.
+      await this.linkChecks.begin(crawl);
       return;
     }
   }
@@ -496,6 +515,8 @@ export class CrawlService {
       const target = crawlUrl(href);
       if (target !== null && target !== page.url && inScope(target, site)) links.push({ url: target, depth, from: page.url });
     }
+    // What the page refers to on other hosts, and its images: recorded with the page, checked after the pages.
+    const targets = crawl.external === 1 ? pageTargets(answer.outline, site) : [];
     await this.deps.crawls.complete(
       crawl.id,
       page.id,
@@ -517,6 +538,7 @@ export class CrawlService {
         page_text: answer.outline.crawl?.text ?? null,
       },
       links,
+      targets.length === 0 ? undefined : (trx) => this.deps.links.discoverIn(trx, crawl.id, page.url, targets),
     );
   }
 
@@ -593,12 +615,16 @@ export class CrawlService {
         shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
       }
     }
-    // The link and image checks' results join here once they are stored.
+    // The URLs left unchecked (CRAWL_MAX_EXTERNAL, the time limit) are counted on the crawl; the
+    // checked ones join the issue pass.
+    await this.deps.links.settle(id);
+    const checked: CheckedTarget[] = [];
+    for await (const batch of checkedTargets(this.deps.links, id)) checked.push(...batch);
     const issues = findSiteIssues(pages, {
       sitemapFound: crawl.sitemap_found === 1,
       shingles,
       nearDuplicatePlan,
-      checked: [],
+      checked,
     });
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;

@@ -46,6 +46,8 @@ export interface NewCrawl {
   project: string;
   max_pages: number;
   sitemap: Toggle;
+  /** 0: no link, image or hreflang checks (default 1). */
+  external?: Toggle;
 }
 
 /** A URL a page links to (or a sitemap lists), for the frontier. */
@@ -537,6 +539,8 @@ export class CrawlsRepository {
     leaseUntilMs: number,
     outcome: PageOutcome,
     links: readonly Discovered[] = [],
+    /** More of the page's writes, in its transaction (what it refers to on other hosts: crawl-links-repository.ts). */
+    also?: (trx: Transaction<Database>) => Promise<void>,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const written = await trx
@@ -575,6 +579,7 @@ export class CrawlsRepository {
         .execute();
       // What the page links to joins the frontier in the same transaction (one commit a page).
       if (links.length > 0) await this.discoverIn(trx, crawlId, links);
+      await also?.(trx);
       return true;
     });
   }

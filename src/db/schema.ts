@@ -136,6 +136,7 @@ export interface Database {
   crawl_pages: CrawlPagesTable;
   crawl_sitemap_urls: CrawlSitemapUrlsTable;
   crawl_issues: CrawlIssuesTable;
+  crawl_links: CrawlLinksTable;
   sessions: SessionsTable;
 }
 
@@ -296,6 +297,12 @@ export interface CrawlsTable {
   workers_queued: Toggle;
   origins: string;
   error: string | null;
+  /** 1: check links to other hosts, images and hreflang targets (crawl_links); 0: no such request. */
+  external: Generated<Toggle>;
+  /** Distinct URLs whose check has begun, held to CRAWL_MAX_EXTERNAL. */
+  external_checks: Generated<number>;
+  /** Distinct URLs left unchecked when the crawl finished (CRAWL_MAX_EXTERNAL, or its time limit). */
+  external_unchecked: Generated<number>;
   /** When CRAWL_TIME_LIMIT stops it (ms since the epoch); null until it starts. */
   deadline_ms: number | null;
   started_at: string | null;
@@ -344,6 +351,37 @@ export interface CrawlPagesTable {
 export interface CrawlSitemapUrlsTable {
   crawl_id: number;
   url: string;
+}
+
+export type CrawlLinkKind = 'link' | 'image' | 'hreflang';
+export type CrawlLinkState = 'queued' | 'checking' | 'done';
+
+/**
+ * A link to another host, an image (any host) or an hreflang target on another host that a
+ * crawled page refers to (docs/external-links.md): one row per URL and kind; a URL is checked
+ * once, whatever its kinds, and its result written to each of its rows.
+ */
+export interface CrawlLinksTable {
+  id: Generated<number>;
+  crawl_id: number;
+  url: string;
+  kind: CrawlLinkKind;
+  /** The URL's hostname: at most 2 checks at once per host. */
+  host: string;
+  state: CrawlLinkState;
+  /** A check's lease (ms since the epoch): past it, another worker may take the URL again. */
+  lease_ms: number | null;
+  /** The first answer's status (a 301 for a redirected link); null: nothing answered (or not checked). */
+  status_code: number | null;
+  /** The status where the redirects end. */
+  final_status: number | null;
+  final_url: string | null;
+  error: string | null;
+  /** Content-Length of the final answer, else the bytes read. */
+  bytes: number | null;
+  /** Crawled pages referring to it, and the first few of them (JSON array of URLs). */
+  pages: number;
+  linked_from: string;
 }
 
 export interface CrawlIssuesTable {

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from '../db/crawls-repository.js';
-import type { Crawl, CrawlIssue, CrawlPage } from './schemas.js';
+import type { CrawlLinkRow } from '../db/crawl-links-repository.js';
+import type { Crawl, CrawlIssue, CrawlLink, CrawlPage } from './schemas.js';
 
 /** The API's Crawl: the row's public fields, the mean score computed from its running sum. */
 export function crawlResource(row: CrawlRow): Static<typeof Crawl> {
@@ -15,6 +16,7 @@ export function crawlResource(row: CrawlRow): Static<typeof Crawl> {
     pages_failed: row.pages_failed,
     result: row.scored > 0 ? Math.round(row.score_sum / row.scored) : null,
     issues: row.issues,
+    external_unchecked: row.external_unchecked,
     started_at: row.started_at,
     finished_at: row.finished_at,
     created_at: row.created_at,
@@ -62,4 +64,23 @@ export function crawlPageCsvRow(page: ReturnType<typeof crawlPageResource>): (st
     if (typeof value === 'boolean') return value ? 1 : 0;
     return value;
   });
+}
+
+export function crawlLinkResource(row: CrawlLinkRow): Static<typeof CrawlLink> {
+  return {
+    url: row.url,
+    kind: row.kind,
+    status_code: row.status_code,
+    final_url: row.final_url,
+    error: row.error,
+    pages: row.pages,
+  };
+}
+
+/** The columns of a crawl's links as CSV (the API's /links?format=csv). */
+export const CRAWL_LINK_COLUMNS = ['url', 'kind', 'status_code', 'final_url', 'error', 'pages'] as const;
+
+/** A checked link in CSV fields: null an empty field, in CRAWL_LINK_COLUMNS order. */
+export function crawlLinkCsvRow(link: ReturnType<typeof crawlLinkResource>): (string | number)[] {
+  return CRAWL_LINK_COLUMNS.map((column) => link[column] ?? '');
 }

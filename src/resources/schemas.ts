@@ -92,6 +92,11 @@ export const Crawl = Type.Object(
       description: 'The mean score of the analysed pages (null until one is done)',
     }),
     issues: { ...Count, description: 'Site-level issues found (counted when the crawl finishes)' },
+    external_unchecked: {
+      ...Count,
+      description:
+        'Links to other hosts, images and hreflang targets left unchecked (past CRAWL_MAX_EXTERNAL, or the time limit); 0 otherwise (counted when the crawl finishes)',
+    },
     started_at: NullableTimestamp,
     finished_at: NullableTimestamp,
     created_at: Timestamp,
@@ -116,6 +121,22 @@ export const CrawlPage = Type.Object(
     }),
   },
   { $id: 'CrawlPage' },
+);
+
+export const CrawlLink = Type.Object(
+  {
+    url: Type.String({ description: 'The URL as the pages name it' }),
+    kind: StringEnum(['link', 'image', 'hreflang'], {
+      description: 'link: an <a href> to another host; image: an <img src> (any host); hreflang: an alternate on another host',
+    }),
+    status_code: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The first answer’s status (a 301 for a redirected link); null when nothing answered',
+    }),
+    final_url: Type.Union([Type.String(), Type.Null()], { description: 'Where the redirects end; null when nothing answered' }),
+    error: Type.Union([Type.String(), Type.Null()], { description: 'Why nothing answered (timeout, refused, blocked…)' }),
+    pages: { ...Count, description: 'Crawled pages referring to it' },
+  },
+  { $id: 'CrawlLink' },
 );
 
 export const CrawlIssue = Type.Object(

@@ -1,10 +1,10 @@
 // CSV injection (OWASP): a cell a spreadsheet would run as a formula is written with a leading
 // `'`, in the one CSV writer every export goes through: stats (format=csv), crawl pages
-// (format=csv, the dashboard's download, the CLI's --csv).
+// (format=csv, the dashboard's download, the CLI's --csv), crawl links (format=csv).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { csvField, csvLines, toCsv } from '../../src/http/csv.js';
-import { CRAWL_PAGE_COLUMNS, crawlPageCsvRow } from '../../src/resources/crawl.js';
+import { CRAWL_LINK_COLUMNS, CRAWL_PAGE_COLUMNS, crawlLinkCsvRow, crawlPageCsvRow } from '../../src/resources/crawl.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
 
@@ -38,6 +38,18 @@ test('crawl pages: a row is written through the same writer', () => {
     error: '-bad',
   });
   assert.equal(toCsv(CRAWL_PAGE_COLUMNS, [row]).split('\r\n')[1], "'=cmd|/C calc!A0,200,0,1,90,1,0,'-bad");
+});
+
+test('crawl links: a row is written through the same writer', () => {
+  const row = crawlLinkCsvRow({
+    url: '@http://x.test/',
+    kind: 'link',
+    status_code: null,
+    final_url: null,
+    error: '+e',
+    pages: 2,
+  });
+  assert.equal(toCsv(CRAWL_LINK_COLUMNS, [row]).split('\r\n')[1], "'@http://x.test/,link,,,'+e,2");
 });
 
 describe('GET /api/v1/stats/{website}?format=csv with values a visitor chose', () => {

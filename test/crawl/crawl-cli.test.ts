@@ -179,4 +179,28 @@ describe('rankscope crawl', () => {
     assert.match(refused.stderr(), /private or reserved/);
     assert.equal(site.requests.length, before, 'nothing was fetched');
   });
+
+  test('--no-external: no request to another host; without it, the link there gets its one HEAD', async () => {
+    const other = await startCrawlSite({ '/elsewhere': htmlPage({ title: 'Elsewhere' }) }, { host: '127.0.0.2' });
+    const linking = await startCrawlSite({
+      '/': htmlPage({ title: 'Linking', links: [`${other.origin}/elsewhere`], body: '<img src="/logo.png" alt="">' }),
+    });
+    try {
+      const off = capture();
+      assert.equal(await runCrawl([`${linking.origin}/`, '--json', '--no-external'], off.io, { env }), 0);
+      assert.equal(JSON.parse(off.stdout()).crawl.external_unchecked, 0);
+      assert.equal(other.requests.length, 0, 'nothing reached 127.0.0.2');
+      assert.equal(linking.count('/logo.png'), 0, 'no image check either');
+      const on = capture();
+      assert.equal(await runCrawl([`${linking.origin}/`, '--json'], on.io, { env }), 0);
+      assert.deepEqual(
+        other.requests.map((r) => `${r.method} ${r.path}`),
+        ['HEAD /elsewhere'],
+      );
+      assert.equal(linking.count('/logo.png'), 1);
+    } finally {
+      await other.close();
+      await linking.close();
+    }
+  });
 });

@@ -15,6 +15,7 @@ export interface CrawlBody {
   pages_failed: number;
   result: number | null;
   issues: number;
+  external_unchecked: number;
   started_at: string | null;
   finished_at: string | null;
   created_at: string;

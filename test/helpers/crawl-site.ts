@@ -18,7 +18,7 @@ export interface CrawlSite {
   origin: string;
   port: number;
   /** Paths (with query) requested, in order. */
-  requests: { path: string; at: number; userAgent: string }[];
+  requests: { path: string; at: number; userAgent: string; method: string }[];
   /** How many times each path was requested. */
   count(path: string): number;
   maxInFlight: number;
@@ -93,7 +93,7 @@ export async function startCrawlSite(
     inFlight++;
     site.maxInFlight = Math.max(site.maxInFlight, inFlight);
     const path = req.url ?? '/';
-    site.requests.push({ path, at: Date.now(), userAgent: String(req.headers['user-agent'] ?? '') });
+    site.requests.push({ path, at: Date.now(), userAgent: String(req.headers['user-agent'] ?? ''), method: req.method ?? 'GET' });
     res.on('close', () => {
       if (!res.writableFinished) site.abandoned++;
     });

@@ -30,12 +30,16 @@ export interface FollowOptions {
   jar?: CookieJar;
   /** Answer with the first response, a redirect included (a crawler records each hop as a page). */
   stopAtRedirect?: boolean;
+  /** GET unless said: a link check asks HEAD first (every hop then asks HEAD too). */
+  method?: 'GET' | 'HEAD';
 }
 
 export interface FinalResponse {
   /** The URL that answered, without its fragment. */
   url: URL;
   response: Dispatcher.ResponseData;
+  /** The first answer's status (a 301 when the first hop redirected). */
+  firstStatus: number;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -112,25 +116,37 @@ export class FetchSession {
   }
 
   /** GET `url`, following up to `maxRedirects` redirects; the caller owns the final body. */
-  async get(start: URL, { signal, maxRedirects, headers, jar, stopAtRedirect }: FollowOptions): Promise<FinalResponse> {
+  async get(
+    start: URL,
+    { signal, maxRedirects, headers, jar, stopAtRedirect, method = 'GET' }: FollowOptions,
+  ): Promise<FinalResponse> {
     let url = new URL(start);
     url.hash = '';
+    let firstStatus: number | undefined;
     for (let redirects = 0; ; redirects++) {
       const cookie = jar?.header(url);
       const response = await this.agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
+        method,
         headers: cookie === undefined ? headers : { ...headers, cookie },
         signal,
       });
+      firstStatus ??= response.statusCode;
       jar?.store(url, response.headers['set-cookie']);
       const location = firstHeader(response.headers.location);
-      if (stopAtRedirect || !REDIRECT_STATUSES.has(response.statusCode) || location === undefined) return { url, response };
+      if (stopAtRedirect || !REDIRECT_STATUSES.has(response.statusCode) || location === undefined) {
+        return { url, response, firstStatus };
+      }
       await discardBody(response.body);
       if (redirects >= maxRedirects) throw new FetchError('too_many_redirects', { maxRedirects });
       url = nextHop(url, location);
     }
+  }
+
+  /** True once the session closed or its caller aborted: whatever failed since failed for that. */
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
   }
 
   /** Keeps `promise` in the set that `close()` waits for. */

@@ -4,6 +4,7 @@
 // service or repository, respond. The crawl itself runs in jobs (src/crawl/).
 import { Type } from '@sinclair/typebox';
 import type { CrawlsRepository } from '../../db/crawls-repository.js';
+import type { CrawlLinksRepository } from '../../db/crawl-links-repository.js';
 import type { CrawlService } from '../../crawl/crawl-service.js';
 import { CSV_TYPE, toCsv } from '../../http/csv.js';
 import { ok } from '../../http/envelope.js';
@@ -11,8 +12,11 @@ import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/openapi-responses.js';
 import { listParams, listPath, paginate } from '../../http/pagination.js';
 import {
+  CRAWL_LINK_COLUMNS,
   CRAWL_PAGE_COLUMNS,
   crawlIssueResource,
+  crawlLinkCsvRow,
+  crawlLinkResource,
   crawlPageCsvRow,
   crawlPageResource,
   crawlResource,
@@ -20,18 +24,19 @@ import {
 } from '../../resources/crawl.js';
 import { addError, withRules } from '../../http/rules.js';
 import { Envelope, IdParams, Paginated } from '../../http/schemas.js';
-import { CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
-import { Crawl, CrawlIssue, CrawlPage } from '../../resources/schemas.js';
+import { CrawlLinksQuery, CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
+import { Crawl, CrawlIssue, CrawlLink, CrawlPage } from '../../resources/schemas.js';
 import type { Api } from '../../http/type-provider.js';
 
 export interface CrawlsDeps {
   crawls: CrawlsRepository;
+  links: CrawlLinksRepository;
   service: CrawlService;
   /** CRAWL_MAX_PAGES: the largest max_pages. */
   maxPages: number;
 }
 
-export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps): void {
+export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: CrawlsDeps): void {
   const tags = ['crawls'];
   const params = IdParams('Crawl');
 
@@ -102,6 +107,7 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
         url: body.url,
         max_pages: body.max_pages ?? Math.min(DEFAULT_MAX_PAGES, maxPages),
         sitemap: body.sitemap ?? 1,
+        external: body.external ?? 1,
       });
       return reply.code(202).send({ data: crawlResource(row), status: 202 as const });
     },
@@ -185,6 +191,50 @@ export function crawlsRoutes(app: Api, { crawls, service, maxPages }: CrawlsDeps
       const { total, rows } = await crawls.listIssues(crawl.id, p.perPage, p.offset);
       return paginate({
         items: rows.map(crawlIssueResource),
+        total,
+        page: p.page,
+        perPage: p.perPage,
+        path: listPath(request),
+        query: [['per_page', p.perPage]],
+      });
+    },
+  );
+
+  app.get(
+    '/crawls/:id/links',
+    {
+      schema: {
+        tags,
+        summary:
+          "A crawl's checked links to other hosts, images and hreflang targets, in discovery order; format=csv exports them all",
+        params,
+        querystring: CrawlLinksQuery,
+        response: {
+          200: {
+            description: 'A page of rows (the paginator); with format=csv, every row in CSV (CRLF)',
+            content: { 'application/json': { schema: Paginated(CrawlLink) }, 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(401, 404, 422, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const crawl = await crawls.find(request.user!.id, request.params.id);
+      if (!crawl) throw notFound('Crawl');
+      if (request.query.format === 'csv') {
+        const rows: (string | number)[][] = [];
+        for await (const batch of links.all(crawl.id)) {
+          for (const row of batch) rows.push(crawlLinkCsvRow(crawlLinkResource(row)));
+        }
+        return reply
+          .type(CSV_TYPE)
+          .header('Content-Disposition', `attachment; filename="crawl-${crawl.id}-links.csv"`)
+          .send(toCsv(CRAWL_LINK_COLUMNS, rows));
+      }
+      const p = listParams<'id'>(request.query, 'id');
+      const { total, rows } = await links.list(crawl.id, p.perPage, p.offset);
+      return paginate({
+        items: rows.map(crawlLinkResource),
         total,
         page: p.page,
         perPage: p.perPage,

@@ -20,6 +20,12 @@ export const crawlCreateBody = (maxPages: number) =>
     sitemap: Type.Optional({
       ...IntegerEnum([0, 1], { description: '1: also seed from robots.txt Sitemap: lines and /sitemap.xml (default 1)' }),
     }),
+    external: Type.Optional({
+      ...IntegerEnum([0, 1], {
+        description:
+          '1: also check every link to another host, every image and every hreflang target on another host, once each (default 1); 0: no such request',
+      }),
+    }),
   });
 
 export const CrawlListQuery = Type.Object({
@@ -31,4 +37,10 @@ export const CrawlPagesQuery = Type.Object({
   per_page: Type.Optional(PerPage),
   page: Type.Optional(Page),
   format: Type.Optional(StringEnum(['json', 'csv'], { description: 'csv: every page, as a CSV file' })),
+});
+
+export const CrawlLinksQuery = Type.Object({
+  per_page: Type.Optional(PerPage),
+  page: Type.Optional(Page),
+  format: Type.Optional(StringEnum(['json', 'csv'], { description: 'csv: every checked link, as a CSV file' })),
 });
