@@ -8,6 +8,7 @@ import { normalizeTargetUrl } from '../analysis/analyze.js';
 import { FetchError } from '../analysis/errors.js';
 import {
   CRAWL_PAGE_COLUMNS,
+  crawlIssueCountResource,
   crawlIssueResource,
   crawlPageCsvRow,
   crawlPageResource,
@@ -35,7 +36,9 @@ Options:
   --max-pages N   URLs to record at most (1 to CRAWL_MAX_PAGES; default 100)
   --no-sitemap    follow links only (do not read robots.txt Sitemap: lines or
                   /sitemap.xml)
-  --json          print {"crawl", "pages", "issues"} as one JSON object
+  --json          print {"crawl", "pages", "issues", "summary"} as one JSON
+                  object (summary: the issues counted by type, most severe
+                  first, as the API's /issues/summary)
   --csv           print the pages as CSV
   -h, --help      show this help
 
@@ -198,7 +201,8 @@ async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: Crawl
       await out(first ? text : `,${text}`);
       first = false;
     }
-    await out(`],"issues":${JSON.stringify(issues)}}\n`);
+    const summary = (await repo.issueSummary(crawl.id)).map(crawlIssueCountResource);
+    await out(`],"issues":${JSON.stringify(issues)},"summary":${JSON.stringify(summary)}}\n`);
     return;
   }
   const shown = crawlResource(crawl);
