@@ -176,7 +176,7 @@ describe('dashboard crawls pages', () => {
 
     // Following a type's link: the issues list holds that type's issues only, says so, and links back.
     for (const row of summary) {
-      const href = new RegExp(`<a href="(/app/crawls/${id}\\?type=${row.type})#issues">`).exec(section)![1];
+      const href: string = new RegExp(`<a href="(/app/crawls/${id}\\?type=${row.type})#issues">`).exec(section)![1];
       const filtered = await me.get(href);
       assert.equal(filtered.statusCode, 200, href);
       const types = [...filtered.body.matchAll(/<tr data-issue="([a-z0-9_]+)">/g)].map((m) => m[1]);
