@@ -43,7 +43,7 @@ import { statsRoutes } from './api/routes/stats.js';
 import { webhooksRoutes } from './api/routes/webhooks.js';
 import { websitesRoutes } from './api/routes/websites.js';
 import { ErrorResponse, EventErrorResponse, ValidationErrorResponse } from './http/schemas.js';
-import { Crawl, CrawlIssue, CrawlLink, CrawlPage } from './resources/schemas.js';
+import { Crawl, CrawlIssue, CrawlIssueCount, CrawlLink, CrawlPage } from './resources/schemas.js';
 import { HistoryItem, Monitor } from './resources/schemas.js';
 import { Account, Project } from './api/schemas/reports.js';
 import { CheckObject, Report } from './resources/schemas.js';
@@ -204,6 +204,7 @@ export async function buildApp({
     CrawlPage,
     CrawlIssue,
     CrawlLink,
+    CrawlIssueCount,
   ])
     app.addSchema(schema);
 

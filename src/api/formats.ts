@@ -5,6 +5,7 @@ import { normalizeIpList, normalizeParamList } from '../websites/exclusions.js';
 import { normalizeTargetUrl } from '../analysis/analyze.js';
 import { FetchError, fetchFailureMessage } from '../analysis/errors.js';
 import { parseTargetUrl } from '../webhooks/target.js';
+import { isIssueType } from '../crawl/issues/catalogue.js';
 
 registerFormat('domain', (value, attr) => {
   const domain = normalizeDomain(value);
@@ -21,6 +22,15 @@ registerFormat('ip-list', (value, attr) => {
 registerFormat('param-list', (value, attr) => {
   const list = normalizeParamList(value);
   return list.ok ? { value: list.value } : { error: `The ${attr} field contains an invalid parameter name: ${list.invalid}.` };
+});
+
+// Site-audit issue types, comma-separated (the issues list's `type` filter): each must be a type of
+// the catalogue; given back trimmed, without repeats, joined by commas (nothing left: no filter).
+registerFormat('issue-types', (value, attr) => {
+  const types = [...new Set(value.split(',').map((entry) => entry.trim()))].filter((entry) => entry !== '');
+  const invalid = types.find((type) => !isIssueType(type));
+  if (invalid !== undefined) return { error: `The ${attr} field contains an unknown issue type: ${invalid}.` };
+  return { value: types.length > 0 ? types.join(',') : null };
 });
 
 // A page address to analyse: a bare host gets https:// (docs/api.md#reports); refused forms keep the

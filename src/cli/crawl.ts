@@ -8,6 +8,7 @@ import { normalizeTargetUrl } from '../analysis/analyze.js';
 import { FetchError } from '../analysis/errors.js';
 import {
   CRAWL_PAGE_COLUMNS,
+  crawlIssueCountResource,
   crawlIssueResource,
   crawlPageCsvRow,
   crawlPageResource,
@@ -37,7 +38,9 @@ Options:
                   /sitemap.xml)
   --no-external   check no link to another site, no image and no hreflang
                   target on another site (no request leaves the site's host)
-  --json          print {"crawl", "pages", "issues"} as one JSON object
+  --json          print {"crawl", "pages", "issues", "summary"} as one JSON
+                  object (summary: the issues counted by type, most severe
+                  first, as the API's /issues/summary)
   --csv           print the pages as CSV
   -h, --help      show this help
 
@@ -210,7 +213,8 @@ async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: Crawl
       await out(first ? text : `,${text}`);
       first = false;
     }
-    await out(`],"issues":${JSON.stringify(issues)}}\n`);
+    const summary = (await repo.issueSummary(crawl.id)).map(crawlIssueCountResource);
+    await out(`],"issues":${JSON.stringify(issues)},"summary":${JSON.stringify(summary)}}\n`);
     return;
   }
   const shown = crawlResource(crawl);

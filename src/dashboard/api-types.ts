@@ -8,6 +8,7 @@ import type { ErrorResponse, Paginated } from '../http/schemas.js';
 import type {
   Crawl,
   CrawlIssue,
+  CrawlIssueCount,
   CrawlPage,
   HistoryItem,
   Monitor,
@@ -34,6 +35,7 @@ export type WebsiteJson = Static<typeof Website>;
 export type CrawlJson = Static<typeof Crawl>;
 export type CrawlPageJson = Static<typeof CrawlPage>;
 export type CrawlIssueJson = Static<typeof CrawlIssue>;
+export type CrawlIssueCountJson = Static<typeof CrawlIssueCount>;
 export type MonitorJson = Static<typeof Monitor>;
 export type WebhookJson = Static<typeof Webhook>;
 export type WebhookCreatedJson = Static<typeof WebhookCreated>;

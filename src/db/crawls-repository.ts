@@ -91,6 +91,26 @@ export interface NewIssue {
 
 /** Sitemap URLs never compete with linked pages for the frontier's front. */
 export const UNLINKED_PRIORITY = 1_000_000;
+/** The issues list's filters: any of these types, of this severity. */
+export interface IssueFilter {
+  types?: readonly string[];
+  severity?: string;
+}
+
+/** One row of a crawl's issue summary. */
+export interface IssueCount {
+  type: string;
+  severity: string;
+  count: number;
+}
+
+const SEVERITY_ORDER = ['high', 'medium', 'low'];
+/** An unknown severity (none is stored) sorts last. */
+const severityRank = (severity: string) => {
+  const rank = SEVERITY_ORDER.indexOf(severity);
+  return rank === -1 ? SEVERITY_ORDER.length : rank;
+};
+
 /** A page row keeps the first few pages linking to it (issue details name them). */
 const LINKED_FROM_KEPT = 2;
 const IN_CHUNK = 400;
@@ -693,12 +713,40 @@ export class CrawlsRepository {
     return { total, rows: await base.select(PAGE_COLUMNS).orderBy('id').limit(limit).offset(offset).execute() };
   }
 
-  async listIssues(crawlId: number, limit: number, offset: number): Promise<{ total: number; rows: CrawlIssueRow[] }> {
-    const base = this.db.selectFrom('crawl_issues').where('crawl_id', '=', crawlId);
+  async listIssues(
+    crawlId: number,
+    limit: number,
+    offset: number,
+    filter: IssueFilter = {},
+  ): Promise<{ total: number; rows: CrawlIssueRow[] }> {
+    let base = this.db.selectFrom('crawl_issues').where('crawl_id', '=', crawlId);
+    if (filter.types && filter.types.length > 0) base = base.where('type', 'in', filter.types);
+    if (filter.severity) base = base.where('severity', '=', filter.severity);
     const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = Number(counted.n);
     if (total === 0 || offset >= total) return { total, rows: [] };
     return { total, rows: await base.selectAll().orderBy('id').limit(limit).offset(offset).execute() };
+  }
+
+  /**
+   * The crawl's issues counted by type: most severe first, then the most frequent, then by type
+   * name. Sorted here rather than in SQL: PostgreSQL's collation may order `_` unlike SQLite's bytes.
+   */
+  async issueSummary(crawlId: number): Promise<IssueCount[]> {
+    const rows = await this.db
+      .selectFrom('crawl_issues')
+      .select(['type', 'severity', (eb) => eb.fn.countAll().as('n')])
+      .where('crawl_id', '=', crawlId)
+      .groupBy(['type', 'severity'])
+      .execute();
+    return rows
+      .map((row) => ({ type: row.type, severity: row.severity, count: Number(row.n) }))
+      .sort(
+        (a, b) =>
+          severityRank(a.severity) - severityRank(b.severity) ||
+          b.count - a.count ||
+          (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
+      );
   }
 
   /** Stores the site-level issues and finishes the crawl, in one transaction (a retried finish replaces them). */

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { CrawlIssueRow, CrawlPageRow, CrawlRow } from '../db/crawls-repository.js';
+import type { CrawlIssueRow, CrawlPageRow, CrawlRow, IssueCount } from '../db/crawls-repository.js';
 import type { CrawlLinkRow } from '../db/crawl-links-repository.js';
-import type { Crawl, CrawlIssue, CrawlLink, CrawlPage } from './schemas.js';
+import type { Crawl, CrawlIssue, CrawlIssueCount, CrawlLink, CrawlPage } from './schemas.js';
 
 /** The API's Crawl: the row's public fields, the mean score computed from its running sum. */
 export function crawlResource(row: CrawlRow): Static<typeof Crawl> {
@@ -39,6 +39,11 @@ export function crawlPageResource(row: CrawlPageRow): Static<typeof CrawlPage> {
 
 export function crawlIssueResource(row: CrawlIssueRow): Static<typeof CrawlIssue> {
   return { type: row.type, severity: row.severity as Static<typeof CrawlIssue>['severity'], url: row.url, detail: row.detail };
+}
+
+/** A row of the issue summary (GET /crawls/{id}/issues/summary, the CLI's --json). */
+export function crawlIssueCountResource(row: IssueCount): Static<typeof CrawlIssueCount> {
+  return { type: row.type, severity: row.severity as Static<typeof CrawlIssueCount>['severity'], count: row.count };
 }
 
 /** max_pages when the request names none (docs/api.md#crawls). */

@@ -149,6 +149,15 @@ export const CrawlIssue = Type.Object(
   { $id: 'CrawlIssue' },
 );
 
+export const CrawlIssueCount = Type.Object(
+  {
+    type: Type.String({ description: 'An issue type the crawl found' }),
+    severity: StringEnum(['high', 'medium', 'low']),
+    count: Type.Integer({ minimum: 1, description: 'How many issues of this type' }),
+  },
+  { $id: 'CrawlIssueCount' },
+);
+
 // ---- monitors
 
 export const Monitor = Type.Object(

@@ -11,6 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
+import { ISSUE_TYPES } from '../../src/crawl/issues/catalogue.js';
 
 type Json = Record<string, any>;
 type Where = 'query' | 'form' | 'json';
@@ -41,6 +42,8 @@ function formatArbitrary(format: string, site: PageSite): fc.Arbitrary<string> {
       return fc.array(fc.stringMatching(/^[a-z_][a-z0-9_]{0,10}$/), { maxLength: 4 }).map((l) => l.join('\n'));
     case 'webhook-url':
       return fc.constantFrom('/', '/hook', '/hook?x=1').map((p) => `${site.origin}${p}`);
+    case 'issue-types':
+      return fc.uniqueArray(fc.constantFrom(...ISSUE_TYPES), { minLength: 1, maxLength: 4 }).map((l) => l.join(','));
     case 'date':
       return fc.integer({ min: 0, max: 60 }).map((n) => new Date(Date.UTC(2026, 10, 1 + n)).toISOString().slice(0, 10));
     default:
@@ -66,6 +69,7 @@ function invalidValues(schema: Json): unknown[] {
     if (schema.format === 'domain') out.push('not a domain', '-bad.example', 'exa_mple.com');
     if (schema.format === 'ip-list') out.push('1.2.3.4\n999.1.1.1', '10.0.0.0/99');
     if (schema.format === 'param-list') out.push('a b', 'x=y');
+    if (schema.format === 'issue-types') out.push('no_such_type', 'broken_link,Broken_Link');
     if (schema.format === 'date') out.push('2026-02-30', '2026-1-05', '05/01/2026', 'today');
     return out;
   }

@@ -288,13 +288,15 @@ describe('crawls API', () => {
     assert.deepEqual(other.data, []);
   });
 
-  test('another account’s crawl is a 404 on show, pages, CSV, issues and delete (and the delete changes nothing)', async () => {
+  test('another account’s crawl is a 404 on show, pages, CSV, issues, their summary and delete (and the delete changes nothing)', async () => {
     const running = await startCrawl(t, key, { url: `${site.origin}/`, sitemap: '0' });
     for (const [method, url] of [
       ['GET', `/api/v1/crawls/${finished.id}`],
       ['GET', `/api/v1/crawls/${finished.id}/pages`],
       ['GET', `/api/v1/crawls/${finished.id}/pages?format=csv`],
       ['GET', `/api/v1/crawls/${finished.id}/issues`],
+      ['GET', `/api/v1/crawls/${finished.id}/issues?type=broken_link`],
+      ['GET', `/api/v1/crawls/${finished.id}/issues/summary`],
       ['DELETE', `/api/v1/crawls/${finished.id}`],
       ['DELETE', `/api/v1/crawls/${running.id}`],
       ['GET', '/api/v1/crawls/999999'],

@@ -62,15 +62,17 @@ describe('rankscope crawl', () => {
     await database.cleanup();
   });
 
-  test('--json: one JSON document on stdout (crawl, pages, issues), nothing on stderr, exit 0; the reports are the first account’s', async () => {
+  test('--json: one JSON document on stdout (crawl, pages, issues, summary), nothing on stderr, exit 0; the reports are the first account’s', async () => {
     const run = capture();
     assert.equal(await runCrawl([`${site.origin}/`, '--json', '--max-pages', '10'], run.io, { env }), 0);
     assert.equal(run.stderr().includes('['), false, 'no progress bar off a terminal');
     const doc = JSON.parse(run.stdout()) as {
       crawl: { status: string; pages_found: number; pages_done: number; max_pages: number; issues: number };
       pages: { url: string; status_code: number | null; report_id: number | null }[];
-      issues: { type: string; url: string; detail: string }[];
+      issues: { type: string; severity: string; url: string; detail: string }[];
+      summary: { type: string; severity: string; count: number }[];
     };
+    assert.deepEqual(Object.keys(doc), ['crawl', 'pages', 'issues', 'summary'], 'the summary comes after the members it had');
     assert.equal(doc.crawl.status, 'finished');
     assert.equal(doc.crawl.max_pages, 10);
     assert.deepEqual(doc.pages.map((p) => [p.url.replace(site.origin, ''), p.status_code]).sort(), [
@@ -88,6 +90,21 @@ describe('rankscope crawl', () => {
     );
     assert.match(broken[0].detail, new RegExp(`${site.origin}/(?!gone)`));
     assert.equal(doc.crawl.issues, doc.issues.length);
+    // The summary counts the issues by type, as the API's /issues/summary: most severe first, then by count.
+    const rank: Record<string, number> = { high: 0, medium: 1, low: 2 };
+    const counted = new Map<string, { type: string; severity: string; count: number }>();
+    for (const issue of doc.issues) {
+      const row = counted.get(issue.type) ?? { type: issue.type, severity: issue.severity, count: 0 };
+      row.count++;
+      counted.set(issue.type, row);
+    }
+    assert.deepEqual(
+      doc.summary,
+      [...counted.values()].sort(
+        (a, b) => rank[a.severity] - rank[b.severity] || b.count - a.count || (a.type < b.type ? -1 : 1),
+      ),
+    );
+    assert.deepEqual(doc.summary[0], { type: 'broken_link', severity: 'high', count: 1 });
 
     const db = await database.open();
     try {

@@ -141,6 +141,90 @@ describe('dashboard crawls pages', () => {
     assert.doesNotMatch(list.body, /No crawls yet/);
   });
 
+  test('the issues by type: a table (caption, header scopes, severity in words) whose type links open the filtered list', async () => {
+    const id = finished.id;
+    const summary = (await t.call(me.account.key, { method: 'GET', url: `/api/v1/crawls/${id}/issues/summary` })).json().data as {
+      type: string;
+      severity: string;
+      count: number;
+    }[];
+    assert.ok(summary.length >= 2, JSON.stringify(summary));
+    const page = await me.get(`/app/crawls/${id}`);
+    assert.equal(page.statusCode, 200);
+    const section = /<section class="card" id="summary" aria-labelledby="summary-title">[\s\S]*?<\/section>/.exec(page.body)?.[0];
+    assert.ok(section, 'the summary section');
+    assert.match(section, /<h2 id="summary-title">Issues by type<\/h2>/);
+    assert.match(section, /<caption class="visually-hidden">Issue types found, most severe first/);
+    assert.equal(section.match(/<th scope="col">/g)?.length, 3);
+    assert.doesNotMatch(section, /<th>/, 'every header cell has its scope');
+    // One row per type, in the API's order, each a real link with its severity as text and its count.
+    const rows = [...section.matchAll(/<tr data-summary="([a-z0-9_]+)">([\s\S]*?)<\/tr>/g)];
+    assert.deepEqual(
+      rows.map((r) => r[1]),
+      summary.map((r) => r.type),
+    );
+    for (const [i, row] of summary.entries()) {
+      const cells = rows[i][2];
+      assert.match(cells, new RegExp(`<th scope="row"><a href="/app/crawls/${id}\\?type=${row.type}#issues">`), row.type);
+      assert.match(cells, new RegExp(`</svg>${row.severity}</span>`), `${row.type}: the severity in words`);
+      assert.match(cells, new RegExp(`<td class="num">${row.count}</td>`), row.type);
+    }
+    assert.match(
+      section,
+      /<a href="[^"]*\?type=broken_link#issues">Broken link<span class="visually-hidden"> \(show the 1 issue\)<\/span><\/a>/,
+    );
+
+    // Following a type's link: the issues list holds that type's issues only, says so, and links back.
+    for (const row of summary) {
+      const href: string = new RegExp(`<a href="(/app/crawls/${id}\\?type=${row.type})#issues">`).exec(section)![1];
+      const filtered = await me.get(href);
+      assert.equal(filtered.statusCode, 200, href);
+      const types = [...filtered.body.matchAll(/<tr data-issue="([a-z0-9_]+)">/g)].map((m) => m[1]);
+      assert.deepEqual(types, Array(row.count).fill(row.type), href);
+      assert.match(filtered.body, /<section class="card" id="issues" aria-labelledby="issues-title">/);
+      assert.match(filtered.body, new RegExp(`<a href="/app/crawls/${id}#issues">Show every issue</a>`));
+    }
+    const broken = await me.get(`/app/crawls/${id}?type=broken_link`);
+    assert.match(broken.body, /<h2 id="issues-title">Issues: Broken link <span class="muted">\(1\)<\/span><\/h2>/);
+    assert.match(broken.body, new RegExp(`<tr data-issue="broken_link">[\\s\\S]*?${site.origin}/missing`));
+    assert.match(broken.body, /data-summary="broken_link"/, 'the summary stays whole beside a filtered list');
+
+    // Severity: links for each, the current one marked; the list holds that severity only.
+    const api = async (query: string) =>
+      (await t.call(me.account.key, { method: 'GET', url: `/api/v1/crawls/${id}/issues?per_page=100&${query}` })).json().data as {
+        type: string;
+      }[];
+    for (const severity of ['high', 'medium', 'low']) {
+      const res = await me.get(`/app/crawls/${id}?severity=${severity}`);
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(
+        [...res.body.matchAll(/<tr data-issue="([a-z0-9_]+)">/g)].map((m) => m[1]),
+        (await api(`severity=${severity}`)).map((i) => i.type),
+        severity,
+      );
+      assert.match(
+        res.body,
+        new RegExp(`<a href="/app/crawls/${id}\\?severity=${severity}#issues" aria-current="page">Severity ${severity}</a>`),
+      );
+    }
+    assert.match(page.body, new RegExp(`<a href="/app/crawls/${id}#issues" aria-current="page">Every severity</a>`));
+    const none = await me.get(`/app/crawls/${id}?type=broken_link&severity=low`);
+    assert.equal(none.statusCode, 200);
+    assert.match(none.body, /No issues match this filter\./);
+
+    // An unknown type: the API's message, every issue listed instead, answered 422.
+    const unknown = await me.get(`/app/crawls/${id}?type=no_such_type`);
+    assert.equal(unknown.statusCode, 422);
+    assert.match(
+      unknown.body,
+      /role="alert"><p>That filter cannot be used: The type field contains an unknown issue type: no_such_type\./,
+    );
+    assert.equal(
+      [...unknown.body.matchAll(/<tr data-issue="/g)].length,
+      summary.reduce((sum, row) => sum + row.count, 0),
+    );
+  });
+
   test('the progress JSON: the API’s crawl fields, flat, in application/json', async () => {
     const res = await me.get(`/app/crawls/${finished.id}/progress`);
     assert.equal(res.statusCode, 200);
@@ -260,7 +344,10 @@ describe('dashboard crawls pages', () => {
     const crawl = await startCrawl(t, me.account.key, { url: `${site.origin}/many`, sitemap: '0', max_pages: '100' });
     const ended = await runUntilEnded(t, me.account.key, crawl.id);
     assert.equal(ended.pages_found, 56);
-    assert.equal(ended.issues, 55);
+    // 55 broken links (high: listed first), and what the catalogue finds on /many itself (a thin page…).
+    const counts = (await t.call(me.account.key, { method: 'GET', url: `/api/v1/crawls/${crawl.id}/issues/summary` })).json();
+    assert.deepEqual(counts.data[0], { type: 'broken_link', severity: 'high', count: 55 });
+    assert.ok(ended.issues >= 55 && ended.issues <= 100, String(ended.issues));
     const urlRows = (body: string) => body.match(/<th scope="row" class="crawl-url">/g)?.length ?? 0;
     const issueRows = (body: string) => body.match(/<tr data-issue="broken_link">/g)?.length ?? 0;
     const first = await me.get(`/app/crawls/${crawl.id}`);
@@ -366,6 +453,30 @@ describe('dashboard crawl page in Chromium: live progress', { skip: noBrowser },
     await screenshot(page, 'dashboard-crawl-phone');
     await page.goto(`${base}/app/crawls`);
     await screenshot(page, 'dashboard-crawls-phone');
+    await page.context().close();
+  });
+
+  test('the issues by type, by keyboard and by role: a named table whose type link opens the filtered list', async () => {
+    const crawl = await startCrawl(t, account.key, { url: `${site.origin}/`, sitemap: '0' });
+    await runUntilEnded(t, account.key, crawl.id);
+    const page = await signIn();
+    await page.goto(`${base}/app/crawls/${crawl.id}`);
+    const table = page.getByRole('table', { name: /^Issue types found, most severe first/ });
+    assert.equal(await table.count(), 1);
+    assert.deepEqual(await table.getByRole('columnheader').allTextContents(), ['Issue type', 'Severity', 'Issues']);
+    const link = table.getByRole('link', { name: /^Broken link\s+\(show the 1 issue\)$/ });
+    assert.equal(await link.count(), 1);
+    // The focus on the type link (a real link: it takes the focus), then Enter opens it.
+    await link.focus();
+    await screenshot(page, 'dashboard-crawl-summary-phone');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Broken link (show the 1 issue)');
+    await Promise.all([page.waitForURL(/\?type=broken_link#issues$/), page.keyboard.press('Enter')]);
+    assert.equal(await page.locator('tr[data-issue]').count(), 1);
+    assert.equal(await page.locator('tr[data-issue="broken_link"]').count(), 1);
+    assert.equal(await page.getByRole('heading', { level: 2, name: /^Issues: Broken link/ }).count(), 1);
+    await page.getByRole('link', { name: 'Show every issue' }).press('Enter');
+    await page.waitForURL(new RegExp(`/app/crawls/${crawl.id}#issues$`));
+    assert.ok((await page.locator('tr[data-issue]').count()) > 1);
     await page.context().close();
   });
 

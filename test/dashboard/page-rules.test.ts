@@ -42,6 +42,23 @@ describe('dashboard page rules', () => {
     ids.monitor = await call('/api/v1/monitors', { report_id: String(ids.report), frequency: 'weekly' });
     ids.webhook = await call('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: 'report.created' });
     ids.crawl = await call('/api/v1/crawls', { url: 'http://127.0.0.1:9/' });
+    // Issues in its table (its jobs never run), so the page shows the issues by type too.
+    await t.db.handle.db
+      .insertInto('crawl_issues')
+      .values(
+        [
+          ['broken_link', 'high'],
+          ['broken_link', 'high'],
+          ['thin_content', 'low'],
+        ].map(([type, severity], i) => ({
+          crawl_id: ids.crawl,
+          type,
+          severity,
+          url: `http://127.0.0.1:9/${i}`,
+          detail: 'A detail.',
+        })),
+      )
+      .execute();
   });
 
   test('the sign-in page, fresh and after a failure', async () => {
@@ -74,6 +91,8 @@ describe('dashboard page rules', () => {
     `/app/webhooks/${ids.webhook}`,
     '/app/crawls',
     `/app/crawls/${ids.crawl}`,
+    `/app/crawls/${ids.crawl}?type=broken_link&severity=high`,
+    `/app/crawls/${ids.crawl}?type=redirect_loop`,
     '/app/account',
     '/app/reports/999999',
     '/app/no-such-page',

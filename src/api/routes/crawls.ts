@@ -14,6 +14,7 @@ import { listParams, listPath, paginate } from '../../http/pagination.js';
 import {
   CRAWL_LINK_COLUMNS,
   CRAWL_PAGE_COLUMNS,
+  crawlIssueCountResource,
   crawlIssueResource,
   crawlLinkCsvRow,
   crawlLinkResource,
@@ -24,8 +25,8 @@ import {
 } from '../../resources/crawl.js';
 import { addError, withRules } from '../../http/rules.js';
 import { Envelope, IdParams, Paginated } from '../../http/schemas.js';
-import { CrawlLinksQuery, CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
-import { Crawl, CrawlIssue, CrawlLink, CrawlPage } from '../../resources/schemas.js';
+import { CrawlIssuesQuery, CrawlLinksQuery, CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
+import { Crawl, CrawlIssue, CrawlIssueCount, CrawlLink, CrawlPage } from '../../resources/schemas.js';
 import type { Api } from '../../http/type-provider.js';
 
 export interface CrawlsDeps {
@@ -178,9 +179,9 @@ export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: Cra
     {
       schema: {
         tags,
-        summary: "A crawl's site-level issues, most severe first",
+        summary: "A crawl's site-level issues, most severe first; type (comma-separated) and severity filter them",
         params,
-        querystring: CrawlListQuery,
+        querystring: CrawlIssuesQuery,
         response: { 200: Paginated(CrawlIssue), ...errorResponses(401, 404, 422, 429) },
       },
     },
@@ -188,14 +189,24 @@ export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: Cra
       const crawl = await crawls.find(request.user!.id, request.params.id);
       if (!crawl) throw notFound('Crawl');
       const p = listParams<'id'>(request.query, 'id');
-      const { total, rows } = await crawls.listIssues(crawl.id, p.perPage, p.offset);
+      // The format gave `type` back trimmed and known, or null (nothing to filter on).
+      const type = request.query.type ?? null;
+      const severity = request.query.severity ?? null;
+      const { total, rows } = await crawls.listIssues(crawl.id, p.perPage, p.offset, {
+        types: type ? type.split(',') : undefined,
+        severity: severity ?? undefined,
+      });
       return paginate({
         items: rows.map(crawlIssueResource),
         total,
         page: p.page,
         perPage: p.perPage,
         path: listPath(request),
-        query: [['per_page', p.perPage]],
+        query: [
+          ['type', type],
+          ['severity', severity],
+          ['per_page', p.perPage],
+        ],
       });
     },
   );
@@ -241,6 +252,23 @@ export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: Cra
         path: listPath(request),
         query: [['per_page', p.perPage]],
       });
+    },
+  );
+
+  app.get(
+    '/crawls/:id/issues/summary',
+    {
+      schema: {
+        tags,
+        summary: "A crawl's issues counted by type: most severe first, then the most frequent",
+        params,
+        response: { 200: Envelope(Type.Array(CrawlIssueCount)), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => {
+      const crawl = await crawls.find(request.user!.id, request.params.id);
+      if (!crawl) throw notFound('Crawl');
+      return ok((await crawls.issueSummary(crawl.id)).map(crawlIssueCountResource));
     },
   );
 }

@@ -44,3 +44,16 @@ export const CrawlLinksQuery = Type.Object({
   page: Type.Optional(Page),
   format: Type.Optional(StringEnum(['json', 'csv'], { description: 'csv: every checked link, as a CSV file' })),
 });
+
+export const CrawlIssuesQuery = Type.Object({
+  type: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      format: 'issue-types',
+      description: 'Only these issue types: one, or several comma-separated (docs/audit-issues.md lists them)',
+    }),
+  ),
+  severity: Type.Optional(StringEnum(['high', 'medium', 'low'], { description: 'Only issues of this severity' })),
+  per_page: Type.Optional(PerPage),
+  page: Type.Optional(Page),
+});

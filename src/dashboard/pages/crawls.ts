@@ -13,7 +13,7 @@ import type { PageModule } from '../deps.js';
 import { type CrawlForm, crawlDetailMain, crawlsListMain } from '../render/crawls.js';
 import type { FieldErrors } from '../render/forms.js';
 import { dashboardSchema } from '../route-schema.js';
-import type { CrawlIssue, CrawlPage, ListOf, One } from '../api-types.js';
+import type { CrawlIssue, CrawlIssueCountJson, CrawlPage, ListOf, One } from '../api-types.js';
 
 const LIST_PER_PAGE = 25;
 const PAGES_PER_PAGE = 50;
@@ -24,11 +24,13 @@ const listQuery = Type.Object({ page: Type.Optional(Type.String({ description: '
 const detailQuery = Type.Object({
   page: Type.Optional(Type.String({ description: 'The page of the URL table (1 first)' })),
   issues_page: Type.Optional(Type.String({ description: 'The page of the issues table (1 first)' })),
+  type: Type.Optional(Type.String({ description: 'Only issues of these types (comma-separated), as the API’s filter' })),
+  severity: Type.Optional(Type.String({ description: 'Only issues of this severity (high, medium, low)' })),
 });
 
 /** A dashboard route's schema. */
-function crawlsSchema(summary: string, kind: 'page' | 'form') {
-  return dashboardSchema(summary, kind);
+function crawlsSchema(summary: string, kind: 'page' | 'form', extra: Parameters<typeof dashboardSchema>[2] = []) {
+  return dashboardSchema(summary, kind, extra);
 }
 
 /** The progress JSON: the API's Crawl, flat (the script reads status and the counts by name). */
@@ -112,7 +114,11 @@ export const crawlsPages: PageModule = (app, deps) => {
     '/crawls/:id',
     {
       schema: {
-        ...crawlsSchema('A crawl: status, live counts, issues and pages', 'page'),
+        ...crawlsSchema(
+          'A crawl: status, live counts, the issues by type, its issues (type and severity filter them, as the API’s) and pages; 422 for an unknown filter',
+          'page',
+          [422],
+        ),
         params: idParams,
         querystring: detailQuery,
       },
@@ -126,22 +132,36 @@ export const crawlsPages: PageModule = (app, deps) => {
       if (shown.status !== 200) return apiRefused(request, reply, shown);
       const crawl = shown.body.data;
       const query = queryFields(request);
-      const [issues, pages] = await Promise.all([
-        api.get<ListOf<typeof CrawlIssue>>(`/crawls/${id}/issues`, { per_page: ISSUES_PER_PAGE, page: query.issues_page }),
+      const filter = { type: query.type || undefined, severity: query.severity || undefined };
+      const listIssues = (only: { type?: string; severity?: string }) =>
+        api.get<ListOf<typeof CrawlIssue>>(`/crawls/${id}/issues`, {
+          per_page: ISSUES_PER_PAGE,
+          page: query.issues_page,
+          ...only,
+        });
+      const [summary, filtered, pages] = await Promise.all([
+        api.get<{ data: CrawlIssueCountJson[] }>(`/crawls/${id}/issues/summary`),
+        listIssues(filter),
         api.get<ListOf<typeof CrawlPage>>(`/crawls/${id}/pages`, { per_page: PAGES_PER_PAGE, page: query.page }),
       ]);
-      for (const answer of [issues, pages]) if (answer.status !== 200) return apiRefused(request, reply, answer);
+      // An unknown type or severity: the API's messages over the whole list, answered 422.
+      const refused = filtered.status === 422 ? (filtered.body.errors ?? {}) : null;
+      const issues = refused ? await listIssues({}) : filtered;
+      for (const answer of [summary, issues, pages]) if (answer.status !== 200) return apiRefused(request, reply, answer);
       const issueList = issues.body;
       const pageList = pages.body;
       return sendAppPage(
         request,
         reply,
-        { section: 'crawls', title: `Crawl of ${crawl.project}` },
+        { section: 'crawls', title: `Crawl of ${crawl.project}`, status: refused ? 422 : 200 },
         crawlDetailMain({
           crawl,
           csrf: signedIn(request).csrf,
+          summary: summary.body.data,
           issues: issueList.data,
           issuesMeta: issueList.meta,
+          filter: refused ? {} : filter,
+          filterErrors: refused ?? undefined,
           pages: pageList.data,
           pagesMeta: pageList.meta,
           query,

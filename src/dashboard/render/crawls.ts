@@ -7,8 +7,8 @@ import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate }
 import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
 import { html, type HtmlValue, safeHref, type SafeHtml } from '../../render/html.js';
 import { ICON_FAIL, ICON_WARN } from '../../render/icons.js';
-import type { CrawlIssueJson, CrawlJson, CrawlPageJson } from '../api-types.js';
-export type { CrawlIssueJson, CrawlJson, CrawlPageJson };
+import type { CrawlIssueCountJson, CrawlIssueJson, CrawlJson, CrawlPageJson } from '../api-types.js';
+export type { CrawlIssueCountJson, CrawlIssueJson, CrawlJson, CrawlPageJson };
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
 
 /** The paginator's numbers (docs/api.md "Lists"). */
@@ -168,27 +168,110 @@ function urlText(url: string): HtmlValue {
     : html`<span class="url">${text}</span>`;
 }
 
-function issuesSection(issues: CrawlIssueJson[], meta: ListMeta, crawl: CrawlJson, keep: Record<string, string>): SafeHtml {
+/** An issue type in words: the few with a phrase of their own, else its name with spaces ("redirect_loop": "Redirect loop"). */
+export function issueWords(type: string): string {
+  const words = ISSUE_WORDS[type];
+  if (words) return words;
+  const spaced = type.replace(/_/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** A severity as a badge: its word always (never the colour alone), with its icon. */
+function severityBadge(severity: string): SafeHtml {
+  return html`<span class="badge ${SEVERITY_CLASSES[severity] ?? 'band-decent'}">${SEVERITY_ICONS[severity] ?? ICON_WARN}${severity}</span>`;
+}
+
+/** The issues list's filters, as the API takes them. */
+export interface IssueFilter {
+  type?: string;
+  severity?: string;
+}
+
+const SEVERITIES = ['high', 'medium', 'low'] as const;
+
+/** The crawl page with these issue filters, at its issues table. */
+function filteredHref(crawlId: number, filter: IssueFilter): string {
+  const query = new URLSearchParams();
+  if (filter.type) query.set('type', filter.type);
+  if (filter.severity) query.set('severity', filter.severity);
+  const search = query.toString();
+  return `/app/crawls/${crawlId}${search ? `?${search}` : ''}#issues`;
+}
+
+/** The issues counted by type (the API's summary): each type opens the issues list filtered by it. */
+function summarySection(summary: CrawlIssueCountJson[], crawl: CrawlJson): SafeHtml | '' {
+  if (summary.length === 0) return '';
+  return html`<section class="card" id="summary" aria-labelledby="summary-title">
+<h2 id="summary-title">Issues by type</h2>
+<div class="table-scroll crawl-scroll"><table class="data-table crawl-summary">
+<caption class="visually-hidden">Issue types found, most severe first, then the most frequent; each type links to its issues</caption>
+<thead><tr><th scope="col">Issue type</th><th scope="col">Severity</th><th scope="col">Issues</th></tr></thead>
+<tbody>${summary.map(
+    (row) => html`<tr data-summary="${row.type}">
+<th scope="row"><a href="${filteredHref(crawl.id, { type: row.type })}">${issueWords(row.type)}<span class="visually-hidden"> (show the ${row.count} ${row.count === 1 ? 'issue' : 'issues'})</span></a> <code class="muted">${row.type}</code></th>
+<td>${severityBadge(row.severity)}</td>
+<td class="num">${row.count}</td>
+</tr>`,
+  )}</tbody>
+</table></div>
+</section>`;
+}
+
+/** Links to the issues of one severity (and back to all), the current one marked. */
+function severityLinks(crawlId: number, filter: IssueFilter): SafeHtml {
+  const link = (severity: string | undefined, label: string) => {
+    const current = (filter.severity ?? undefined) === severity;
+    return html`<li><a href="${filteredHref(crawlId, { type: filter.type, severity })}"${current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  };
+  return html`<ul class="range-presets" aria-label="Issues by severity">${link(undefined, 'Every severity')}${SEVERITIES.map((s) => link(s, `Severity ${s}`))}</ul>`;
+}
+
+function issuesSection(
+  issues: CrawlIssueJson[],
+  meta: ListMeta,
+  crawl: CrawlJson,
+  keep: Record<string, string>,
+  filter: IssueFilter,
+  filterErrors: FieldErrors | undefined,
+): SafeHtml {
+  const filtered = Boolean(filter.type || filter.severity);
+  const types = filter.type ? filter.type.split(',').map((type) => issueWords(type.trim())) : [];
+  const what = [types.length > 0 ? types.join(', ') : '', filter.severity ? `severity ${filter.severity}` : '']
+    .filter((part) => part !== '')
+    .join(', ');
+  const refusal = filterErrors
+    ? html`<div class="error-summary" role="alert"><p>That filter cannot be used: ${Object.values(filterErrors)
+        .flat()
+        .join(' ')} Every issue is listed instead.</p></div>`
+    : '';
+  const scope = filtered
+    ? html`<p>Only the issues of ${what}. <a href="${filteredHref(crawl.id, {})}">Show every issue</a></p>`
+    : '';
   const body =
     issues.length === 0
-      ? isActive(crawl.status)
-        ? html`<p>Issues are found once the crawl has ended.</p>`
-        : html`<p>No site-level issues found${crawl.status === 'finished' ? '' : ' (the crawl did not finish)'}.</p>`
+      ? filtered
+        ? html`<p>No issues match this filter.</p>`
+        : isActive(crawl.status)
+          ? html`<p>Issues are found once the crawl has ended.</p>`
+          : html`<p>No site-level issues found${crawl.status === 'finished' ? '' : ' (the crawl did not finish)'}.</p>`
       : html`<div class="table-scroll crawl-scroll"><table class="data-table crawl-issues">
-<caption class="visually-hidden">Site-level issues, most severe first</caption>
+<caption class="visually-hidden">Site-level issues${filtered ? html` of ${what}` : ''}, most severe first</caption>
 <thead><tr><th scope="col">Issue</th><th scope="col">Severity</th><th scope="col">URL</th><th scope="col">Detail</th></tr></thead>
 <tbody>${issues.map(
           (i) => html`<tr data-issue="${i.type}">
-<th scope="row">${ISSUE_WORDS[i.type] ?? i.type}</th>
-<td><span class="badge ${SEVERITY_CLASSES[i.severity] ?? 'band-decent'}">${SEVERITY_ICONS[i.severity] ?? ICON_WARN}${i.severity}</span></td>
+<th scope="row">${issueWords(i.type)}</th>
+<td>${severityBadge(i.severity)}</td>
 <td class="crawl-url">${urlText(i.url)}</td>
 <td class="crawl-detail">${truncate(i.detail, 600)}</td>
 </tr>`,
         )}</tbody>
 </table></div>
 ${pagerLinks(`/app/crawls/${crawl.id}`, 'issues_page', meta, 'issues', keep)}`;
-  return html`<section class="card" aria-labelledby="issues-title">
-<h2 id="issues-title">Issues${issues.length > 0 ? html` <span class="muted">(${meta.total})</span>` : ''}</h2>
+  return html`<section class="card" id="issues" aria-labelledby="issues-title">
+<h2 id="issues-title">Issues${filtered ? html`: ${what}` : ''}${issues.length > 0 ? html` <span class="muted">(${meta.total})</span>` : ''}</h2>
+${refusal}
+${crawl.issues > 0 || filtered ? severityLinks(crawl.id, filter) : ''}
+${scope}
 ${body}
 </section>`;
 }
@@ -234,8 +317,11 @@ ${body}
 export function crawlDetailMain(options: {
   crawl: CrawlJson;
   csrf: string;
+  summary: CrawlIssueCountJson[];
   issues: CrawlIssueJson[];
   issuesMeta: ListMeta;
+  filter: IssueFilter;
+  filterErrors?: FieldErrors;
   pages: CrawlPageJson[];
   pagesMeta: ListMeta;
   query: Record<string, string>;
@@ -244,8 +330,15 @@ export function crawlDetailMain(options: {
   const { crawl, csrf } = options;
   const active = isActive(crawl.status);
   const self = `/app/crawls/${crawl.id}`;
-  const keepForIssues: Record<string, string> = options.query.page ? { page: options.query.page } : {};
-  const keepForPages: Record<string, string> = options.query.issues_page ? { issues_page: options.query.issues_page } : {};
+  // Each table's pager keeps the other's page and the issue filters.
+  const filters: Record<string, string> = {};
+  if (options.filter.type) filters.type = options.filter.type;
+  if (options.filter.severity) filters.severity = options.filter.severity;
+  const keepForIssues: Record<string, string> = { ...(options.query.page ? { page: options.query.page } : {}), ...filters };
+  const keepForPages: Record<string, string> = {
+    ...(options.query.issues_page ? { issues_page: options.query.issues_page } : {}),
+    ...filters,
+  };
   return html`<div class="page-head"><h1 class="crawl-title">Crawl of ${truncate(crawl.url, MAX_URL)}</h1>
 <div class="actions">${active ? postButton(`${self}/cancel`, 'Cancel the crawl', csrf, { danger: true }) : ''}<a href="/app/crawls">All crawls</a></div></div>
 <section class="card" aria-labelledby="progress-title">
@@ -274,6 +367,7 @@ ${
 <div><dt>Finished</dt><dd>${when(crawl.finished_at)}</dd></div>
 </dl>
 </section>
-${issuesSection(options.issues, options.issuesMeta, crawl, keepForIssues)}
+${summarySection(options.summary, crawl)}
+${issuesSection(options.issues, options.issuesMeta, crawl, keepForIssues, options.filter, options.filterErrors)}
 ${pagesSection(options.pages, options.pagesMeta, crawl, keepForPages)}`;
 }
