@@ -29,7 +29,7 @@ export type {
 } from './analysis/types.js';
 export { CHECK_NAMES } from './analysis/types.js';
 
-export type { AnalyzeOptions } from './analysis/analyze.js';
+export type { AnalyzeOptions, PageRenderer } from './analysis/analyze.js';
 export { EnginePool } from './analysis/engine-pool.js';
 
 /**
