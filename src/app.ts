@@ -301,6 +301,7 @@ export async function buildApp({
       stats,
       cookieSecret,
       publicLimit,
+      renderer: services.renderer,
     }),
   );
 

@@ -370,11 +370,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeLimitSeconds: r.int('CRAWL_TIME_LIMIT', 3600, 10, 604_800),
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
     },
-    render: {
-      chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
-      concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
-      timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
-    },
+    render: renderSettings(r),
     version: VERSION,
   };
   config.appUrl = r.custom('APP_URL', defaultAppUrl(config.host, config.port), (raw) => {
@@ -389,6 +385,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
 function defaultAppUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
+}
+
+function renderSettings(r: EnvReader): RenderSettings {
+  return {
+    chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
+    concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
+    timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
+  };
+}
+
+/** The browser's settings alone (`rankscope analyze --render`). */
+export function loadRenderSettings(env: Env = process.env): RenderSettings {
+  const r = new EnvReader(env);
+  const settings = renderSettings(r);
+  r.done();
+  return settings;
 }
 
 /** The engine's settings alone (`rankscope analyze` needs no server or database settings). */
