@@ -36,6 +36,7 @@ import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase, refresh
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
 import { createAccount } from '../src/accounts/accounts.js';
+import { SAMPLE_FIELDS } from '../src/model/dimensions.js';
 import type { StoredEvent } from '../src/model/rollup.js';
 import { STAT_NAMES, type StatName, StatsService, queryDirect } from '../src/tracking/stats-service.js';
 import { fixedClock, formatTimestamp, systemClock } from '../src/time.js';
@@ -398,6 +399,7 @@ function statsDay(
     for (let p = 0; p < length && views < pageviews; p++, views++) {
       const k = (views * 7919) % VALUES_PER_DAY;
       const base = {
+        ...SAMPLE_FIELDS,
         websiteId,
         at,
         createdAt: formatTimestamp(new Date(at)),

@@ -13,7 +13,8 @@ import { analyzeUrl } from '../src/analysis/analyze.js';
 import { buildArtifacts } from '../src/analysis/artifacts/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../src/analysis/config.js';
 import { runChecks } from '../src/analysis/run.js';
-import type { CheckName, CheckResult, CheckResults } from '../src/analysis/types.js';
+import type { CheckResult } from '../src/analysis/types.js';
+import type { CheckName, CheckResults } from '../src/analysis/results.js';
 import { CORPUS_DIR, PAGES_DIR, REFERENCE_HEADERS, REFERENCE_ROBOTS, corpusFiles, corpusSnapshot } from './corpus.js';
 import { RESULTS, ROOT } from './paths.js';
 

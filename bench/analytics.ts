@@ -45,6 +45,7 @@ import { AnalyticsRepository, DEFAULT_MAX_VALUES } from '../src/db/analytics-rep
 import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase, refreshStatistics } from '../src/db/connection.js';
 import { UsersRepository } from '../src/db/users-repository.js';
 import { WebsitesRepository } from '../src/db/websites-repository.js';
+import { SAMPLE_FIELDS } from '../src/model/dimensions.js';
 import type { StoredEvent } from '../src/model/rollup.js';
 import { STAT_NAMES, type StatName, StatsService } from '../src/tracking/stats-service.js';
 import { formatTimestamp, systemClock } from '../src/time.js';
@@ -599,6 +600,7 @@ function dayEvents(websiteId: number, day: number, pageviews: number, random: ()
         if (at >= start + 86_400_000) break;
         const first = p === 0;
         const base = {
+          ...SAMPLE_FIELDS,
           websiteId,
           at,
           createdAt: formatTimestamp(new Date(at)),
@@ -839,6 +841,7 @@ function distinctEvent(websiteId: number, i: number): StoredEvent {
   const at = Date.parse('2026-11-02T12:00:00Z') + i;
   const createdAt = formatTimestamp(new Date(at), 0);
   return {
+    ...SAMPLE_FIELDS,
     websiteId,
     at,
     createdAt,

@@ -20,6 +20,7 @@ import { hashPassword } from '../src/accounts/passwords.js';
 import { seedReport } from '../test/helpers/seed.js';
 import { AnalyticsRepository } from '../src/db/analytics-repository.js';
 import { systemClock } from '../src/time.js';
+import { SAMPLE_FIELDS } from '../src/model/dimensions.js';
 import type { StoredEvent } from '../src/model/rollup.js';
 import { RESULTS } from './paths.js';
 
@@ -56,6 +57,7 @@ for (let d = 0; d < 14; d++) {
     const at = Date.now() - d * 86_400_000 - i * 60_000;
     const iso = new Date(at).toISOString();
     events.push({
+      ...SAMPLE_FIELDS,
       websiteId: website.id,
       at,
       createdAt: `${iso.slice(0, 23)}000Z`,

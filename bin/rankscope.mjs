@@ -43,7 +43,10 @@ function compileOnce() {
   }
   let status = 0;
   try {
-    if (isStale()) {
+    // the check registry is generated from the check modules (written only when it changes)
+    const registry = join(root, 'scripts', 'check-registry.mjs');
+    if (existsSync(registry)) status = spawnSync(process.execPath, [registry], { stdio: 'inherit' }).status ?? 1;
+    if (status === 0 && isStale()) {
       const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
       process.stderr.write('rankscope: compiling TypeScript (dist/ is missing or stale)…\n');
       status = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' }).status ?? 1;

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeRegistry } from './check-registry.mjs';
 
 const [name, ...args] = process.argv.slice(2);
 if (!name || !existsSync(join('bench', `${name}.ts`))) {
@@ -11,6 +12,7 @@ if (!name || !existsSync(join('bench', `${name}.ts`))) {
   );
   process.exit(2);
 }
+writeRegistry(); // the check registry, generated from the check modules
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);

@@ -4,12 +4,16 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { writeRegistry } from './check-registry.mjs';
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
   );
 }
+
+// The check registry is generated from the check modules (scripts/check-registry.mjs).
+writeRegistry();
 
 const filters = process.argv.slice(2);
 const files = walk('test')

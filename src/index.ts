@@ -12,29 +12,23 @@ import { CHECKS } from './analysis/checks/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 import { runChecks } from './analysis/run.js';
 import { makeSnapshot } from './analysis/snapshot.js';
-import type { AnalysedPage, CheckName, HeaderMap, PageSnapshot } from './analysis/types.js';
+import type { AnalysedPage, CheckName } from './analysis/results.js';
+import type { HeaderMap, PageSnapshot } from './analysis/types.js';
 import { nowTimestamp, type Clock } from './time.js';
 
 export { DEFAULT_CONFIG, type AnalysisConfig } from './analysis/config.js';
 export { FetchError } from './analysis/errors.js';
 export { describeCheck } from './analysis/checks/stored.js';
-export type {
-  AnalysedPage,
-  AnalysisResult,
-  CheckName,
-  CheckResult,
-  CheckResults,
-  FetchFailureReason,
-  Importance,
-} from './analysis/types.js';
-export { CHECK_NAMES } from './analysis/types.js';
+export type { AnalysedPage, AnalysisResult, CheckName, CheckResults } from './analysis/results.js';
+export type { CheckResult, FetchFailureReason, Importance } from './analysis/types.js';
+export { CHECK_NAMES } from './analysis/checks/index.js';
 
 export type { AnalyzeOptions, PageRenderer } from './analysis/analyze.js';
 export { EnginePool } from './analysis/engine-pool.js';
 
 /**
  * Fetches the page (following redirects, with its robots.txt, a 404 probe and the favicon and
- * sitemap probes) and runs the 33 checks. Private and loopback addresses are refused unless
+ * sitemap probes) and runs the checks. Private and loopback addresses are refused unless
  * `config.request.allowPrivateAddresses`. Rejects with FetchError when the page cannot be
  * analysed, or with the reason of an aborted `signal`. Options: `config`, `signal`, `clock`,
  * `engine` (an EnginePool runs parsing and checks in worker threads), `resolver` (DNS).
@@ -61,7 +55,7 @@ export interface AnalyzeHtmlOptions {
   clock?: Clock;
 }
 
-/** Runs the 33 checks on a page already in hand: no network at all. */
+/** Runs the checks on a page already in hand: no network at all. */
 export function analyzeHtml(html: string, options: AnalyzeHtmlOptions): AnalysedPage {
   const config = options.config ?? DEFAULT_CONFIG;
   const finalUrl = normalizeTargetUrl(options.url).href;
@@ -91,7 +85,7 @@ export interface CheckInfo {
   fix: string;
 }
 
-/** The 33 checks, in the order of every `results` object. */
+/** The checks, in the order of every `results` object. */
 export const checks: readonly CheckInfo[] = CHECKS.map(({ name, importance, title, why, fix }) => ({
   name,
   importance,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goodPage, startSite, type PageSite } from './helpers/pages.js';
 import { runCli, runCommand, startServer } from './helpers/spawn.js';
+import { CHECKS } from '../src/analysis/checks/index.js';
 
 const run = (command: string, args: string[], cwd: string) => runCommand(command, args, { cwd });
 
@@ -33,7 +34,7 @@ describe('the built CLI, as a user runs it', () => {
     assert.equal(analysed.code, 0, analysed.stderr);
     const report = JSON.parse(analysed.stdout);
     assert.equal(report.url, `${site.origin}/`);
-    assert.equal(Object.keys(report.results).length, 33);
+    assert.equal(Object.keys(report.results).length, CHECKS.length);
 
     const database = `sqlite:${join(dir, 'db.sqlite')}`;
     const created = await rankscope(['users', 'create', 'built@example.com'], { DATABASE_URL: database });
@@ -110,7 +111,7 @@ console.log(JSON.stringify({ checks: checks.length, first: checks[0], local: { u
     const used = await run(process.execPath, ['use.mjs', `${site.origin}/`], project);
     assert.equal(used.code, 0, used.stderr);
     const out = JSON.parse(used.stdout);
-    assert.equal(out.checks, 33);
+    assert.equal(out.checks, CHECKS.length);
     assert.equal(out.first.name, 'title');
     assert.equal(out.first.importance, 'high');
     assert.equal(typeof out.first.fix, 'string');
@@ -119,7 +120,7 @@ console.log(JSON.stringify({ checks: checks.length, first: checks[0], local: { u
       title: { passed: true, importance: 'high', value: 'Blue widgets' },
       gzip: true,
     });
-    assert.deepEqual(out.fetched, { url: `${site.origin}/`, n: 33 });
+    assert.deepEqual(out.fetched, { url: `${site.origin}/`, n: CHECKS.length });
 
     // and a TypeScript program type-checks against the published declarations
     writeFileSync(

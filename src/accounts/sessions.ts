@@ -34,8 +34,6 @@ export interface ActiveSession {
   session: SessionRow;
 }
 
-export class PasswordRuleError extends Error {}
-
 /** Why a new password is refused, or null. */
 export function passwordProblem(password: string): string | null {
   if (password.length < MIN_PASSWORD_LENGTH) return `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`;

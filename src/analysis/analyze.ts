@@ -14,7 +14,8 @@ import { fetchPage } from './fetch/page.js';
 import { FetchSession, isHttpUrl, type GuardHooks } from './fetch/session.js';
 import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
 import { robotsSitemapUrls } from './probes.js';
-import type { AnalysedPage, NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import type { NotFoundProbe, PageSnapshot, RobotsFetch, SitemapProbe } from './types.js';
+import type { AnalysedPage } from './results.js';
 import { MAX_URL_LENGTH } from './urls.js';
 import { nowTimestamp, type Clock } from '../time.js';
 

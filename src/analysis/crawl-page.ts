@@ -13,7 +13,8 @@ import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/
 import type { PageOutline } from './outline.js';
 import { projectOf, type AnalyzeOptions } from './analyze.js';
 import { robotsSitemapUrls } from './probes.js';
-import type { AnalysedPage, FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
+import type { FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
+import type { AnalysedPage } from './results.js';
 import { nowTimestamp } from '../time.js';
 
 /** What every page of one origin shares (plain data: a crawl stores it for its other instances). */
@@ -46,8 +47,17 @@ export function openCrawlSession(options: CrawlFetchOptions = {}): FetchSession 
 }
 
 export type CrawlAnswer =
-  | { kind: 'page'; status: number; page: AnalysedPage; outline: PageOutline }
-  | { kind: 'other'; status: number; location: string | null; contentType: string | null }
+  | {
+      kind: 'page';
+      status: number;
+      page: AnalysedPage;
+      outline: PageOutline;
+      /** Milliseconds from the request to the response's headers. */
+      headersMs: number;
+      /** The `Link: <…>; rel="canonical"` header's URLs, resolved. */
+      headerCanonicals: string[];
+    }
+  | { kind: 'other'; status: number; location: string | null; contentType: string | null; headersMs: number }
   | { kind: 'failed'; reason: FetchFailureReason; message: string };
 
 /** One request of a crawl, made when its gate says so; the gate hears when it is answered. */
@@ -125,7 +135,9 @@ export async function crawlPage(url: string, resources: OriginResources, options
       kind: 'page',
       status: answer.status,
       page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
-      outline: parsed.outline ?? { links: [], canonical: null },
+      outline: parsed.outline ?? { links: [], canonical: null, crawl: null },
+      headersMs: answer.headersMs,
+      headerCanonicals: linkHeaderCanonicals(answer.headers.link ?? [], finalUrl),
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -137,6 +149,55 @@ export async function crawlPage(url: string, resources: OriginResources, options
   } finally {
     if (session !== options.session) await session.close();
   }
+}
+
+/**
+ * The URLs of `Link:` header values whose rel names `canonical` (RFC 8288), resolved against the
+ * page. A value is a comma-separated list of `<URI>; param=value` links; a comma inside `<…>` or
+ * a quoted string does not end one.
+ */
+export function linkHeaderCanonicals(values: readonly string[], base: string): string[] {
+  const found: string[] = [];
+  for (const value of values) {
+    for (const link of splitLinks(value)) {
+      const match = /^\s*<([^>]*)>(.*)$/s.exec(link);
+      if (!match) continue;
+      const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(match[2]);
+      const tokens = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+      if (!tokens.includes('canonical')) continue;
+      try {
+        const url = new URL(match[1].trim(), base);
+        url.hash = '';
+        if (!found.includes(url.href)) found.push(url.href);
+      } catch {
+        // an unresolvable target names nothing
+      }
+    }
+  }
+  return found;
+}
+
+function splitLinks(value: string): string[] {
+  const links: string[] = [];
+  let start = 0;
+  let inUri = false;
+  let inQuote = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (inQuote) {
+      if (c === '\\') i++;
+      else if (c === '"') inQuote = false;
+    } else if (inUri) {
+      if (c === '>') inUri = false;
+    } else if (c === '<') inUri = true;
+    else if (c === '"') inQuote = true;
+    else if (c === ',') {
+      links.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  links.push(value.slice(start));
+  return links;
 }
 
 export type SitemapBytes = { url: string; status: number; bytes: Uint8Array } | { url: string; error: string };

@@ -14,7 +14,8 @@ import type { AnalysisConfig } from './config.js';
 import type { Engine, ParsedPage } from './engine.js';
 import type { PageOutline } from './outline.js';
 import { FetchError } from './errors.js';
-import type { AnalysisResult, PageSnapshot } from './types.js';
+import type { PageSnapshot } from './types.js';
+import type { AnalysisResult } from './results.js';
 
 export type EngineRequest =
   | { op: 'parse'; id: number; html: string; finalUrl: string; withOutline: boolean }

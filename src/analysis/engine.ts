@@ -8,7 +8,8 @@ import type { AnalysisConfig } from './config.js';
 import { pageOutline, type PageOutline } from './outline.js';
 import { declaredIconUrl } from './probes.js';
 import { runChecks } from './run.js';
-import type { AnalysisResult, PageSnapshot } from './types.js';
+import type { PageSnapshot } from './types.js';
+import type { AnalysisResult } from './results.js';
 
 /** A parsed page, waiting for its snapshot to be complete. */
 export interface ParsedPage {

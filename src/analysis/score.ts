@@ -1,7 +1,7 @@
 // The report's `result` and its band (docs/checks.md §1, docs/api.md "Reports").
 
 import type { AnalysisConfig } from './config.js';
-import type { CheckResults } from './types.js';
+import type { CheckResults } from './results.js';
 
 /** round(100 × Σ weights of passed ÷ Σ all weights), halves up; 0 when every weight is 0. */
 export function scoreOf(results: CheckResults, weights: AnalysisConfig['weights']): number {

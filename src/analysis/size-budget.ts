@@ -4,7 +4,7 @@
 // starts from the check's full result, so `omitted` stays exact whatever the level.
 
 import { boundCheck, REPORT_CAPS, type Caps } from './bounds.js';
-import type { CheckName, CheckResult, CheckResults } from './types.js';
+import type { CheckResult } from './types.js';
 
 /**
  * 1 MiB: a page with 100,000 links stores well under 2 MB, a list of 100 reports stays in the
@@ -14,7 +14,7 @@ export const RESULTS_BUDGET_BYTES = 1024 * 1024;
 
 /**
  * Successively smaller caps. The last keeps no item and no character: a check object is then a
- * couple of hundred bytes at most, so 33 of them fit any budget above about 10 KB. Small checks
+ * couple of hundred bytes at most, so the 33 checks fit any budget above about 10 KB. Small checks
  * (a title, a limit) are never cut below REPORT_CAPS: 33 of them at their largest (about 12 KB
  * each) fit the budget, so a check of that size is never the largest one while the budget is exceeded.
  */
@@ -27,8 +27,8 @@ export const SHRINK_LEVELS: readonly Readonly<Caps>[] = [
 ];
 
 /** A check's full result, and the most items it lists per list (a configured sample), if any. */
-export interface Measured {
-  name: CheckName;
+export interface Measured<N extends string = string> {
+  name: N;
   result: CheckResult;
   maxItems?: number;
 }
@@ -43,7 +43,10 @@ function jsonBytes(value: unknown): number {
 }
 
 /** The bounded check objects, keyed by name in the given order, within `budget` bytes of JSON. */
-export function fitResults(measured: readonly Measured[], budget: number = RESULTS_BUDGET_BYTES): CheckResults {
+export function fitResults<N extends string>(
+  measured: readonly Measured<N>[],
+  budget: number = RESULTS_BUDGET_BYTES,
+): Record<N, CheckResult> {
   const levels = measured.map(() => 0);
   const bounded = measured.map((m) => boundCheck(m.result, capsFor(0, m.maxItems)));
   // `{"name":…,…}` around the check objects.
@@ -65,7 +68,7 @@ export function fitResults(measured: readonly Measured[], budget: number = RESUL
       sizes[largest] = size;
     }
   }
-  const results = {} as CheckResults;
+  const results = {} as Record<N, CheckResult>;
   for (const [i, m] of measured.entries()) results[m.name] = bounded[i].result;
   return results;
 }

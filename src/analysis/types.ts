@@ -3,45 +3,6 @@
 
 export type Importance = 'high' | 'medium' | 'low';
 
-/** The 33 checks, in the order of the spec's table (and of every `results` object). */
-export const CHECK_NAMES = [
-  'title',
-  'meta_description',
-  'headings',
-  'content_keywords',
-  'image_keywords',
-  'image_format',
-  'in_page_links',
-  'load_time',
-  'page_size',
-  'http_requests',
-  'defer_javascript',
-  'dom_size',
-  'text_compression',
-  'structured_data',
-  'meta_viewport',
-  'https_encryption',
-  'seo_friendly_url',
-  'language',
-  'favicon',
-  'content_length',
-  'text_html_ratio',
-  'charset',
-  'deprecated_html_tags',
-  '404_page',
-  'noindex',
-  'robots',
-  'sitemap',
-  'mixed_content',
-  'server_signature',
-  'unsafe_cross_origin_links',
-  'plaintext_email',
-  'social',
-  'inline_css',
-] as const;
-
-export type CheckName = (typeof CHECK_NAMES)[number];
-
 /** One entry of `results`: keys in this order; `errors` only on failure, with exactly one key (a head check may add `head_closed_by` after it). */
 export interface CheckResult {
   passed: boolean;
@@ -53,20 +14,6 @@ export interface CheckResult {
    * within this check object → the number of items or entries left out.
    */
   omitted?: Record<string, number>;
-}
-
-export type CheckResults = Record<CheckName, CheckResult>;
-
-export interface AnalysisResult {
-  result: number;
-  results: CheckResults;
-}
-
-/** What the CLI prints with --json and what the reports API stores. */
-export interface AnalysedPage extends AnalysisResult {
-  url: string;
-  project: string;
-  generated_at: string;
 }
 
 /** Response headers, lower-cased names, every value kept (multi-valued headers stay apart). */

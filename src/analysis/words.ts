@@ -57,6 +57,55 @@ export function textStats(text: string): { words: number; codePoints: number } {
   return { words, codePoints: text.length - pairs };
 }
 
+/**
+ * An FNV-1a hash of each word of `wordsOf(text)`, in order, without building the words: one pass
+ * over the lower-cased text with the word-character table (near-duplicate shingles, shingles.ts).
+ */
+export function wordHashes(text: string): Uint32Array {
+  const table = kinds();
+  const lower = text.toLowerCase();
+  let out = new Uint32Array(64);
+  let n = 0;
+  let h = 0;
+  let inWord = false;
+  for (let i = 0; i < lower.length; i++) {
+    const unit = lower.charCodeAt(i);
+    let kind = table[unit];
+    let width = 1;
+    if (kind === 2) {
+      const cp = lower.codePointAt(i)!;
+      if (cp > 0xffff) {
+        kind = WORD_CHAR.test(String.fromCodePoint(cp)) ? 1 : 0;
+        width = 2;
+      } else kind = 0; // a lone surrogate
+    }
+    if (kind === 1) {
+      if (!inWord) h = 0x811c9dc5;
+      h = Math.imul(h ^ unit, 0x01000193);
+      if (width === 2) h = Math.imul(h ^ lower.charCodeAt(i + 1), 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      if (n === out.length) {
+        const grown = new Uint32Array(out.length * 2);
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = h >>> 0;
+      inWord = false;
+    }
+    i += width - 1;
+  }
+  if (inWord) {
+    if (n === out.length) {
+      const grown = new Uint32Array(out.length + 1);
+      grown.set(out);
+      out = grown;
+    }
+    out[n++] = h >>> 0;
+  }
+  return out.subarray(0, n);
+}
+
 const WORD_CHAR_AT = /[\p{L}\p{M}\p{N}]/uy;
 
 /** Whether a word character starts at `i` (sticky regex: no allocation). */

@@ -45,6 +45,10 @@ import { nowTimestamp, type Clock } from '../time.js';
 import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
+import { inflateRawSync } from 'node:zlib';
+import type { PageFacts } from '../analysis/crawl-facts.js';
+import { decodeSignature, shingleHashes } from '../analysis/shingles.js';
+import { type PageIssueFacts, planFor } from './issues/catalogue-issues.js';
 import { findSiteIssues, type CrawledPage } from './site-issues.js';
 import { parseSitemap } from './sitemaps.js';
 
@@ -474,7 +478,7 @@ export class CrawlService {
         crawl.id,
         page.id,
         leaseUntil,
-        { state: 'done', status_code: answer.status, redirect_to: target, error },
+        { state: 'done', status_code: answer.status, redirect_to: target, error, response_ms: answer.headersMs },
         follow,
       );
       return;
@@ -508,6 +512,9 @@ export class CrawlService {
         title: stringValue(results.title?.value),
         description: stringValue(results.meta_description?.value),
         canonical,
+        facts: storedFacts(answer),
+        response_ms: answer.headersMs,
+        page_text: answer.outline.crawl?.text ?? null,
       },
       links,
     );
@@ -576,7 +583,23 @@ export class CrawlService {
     for await (const batch of this.deps.crawls.allPages(id)) {
       for (const row of batch) pages.push(crawledPage(row));
     }
-    const issues = findSiteIssues(pages, { sitemapFound: crawl.sitemap_found === 1 });
+    // Near-duplicate candidates (MinHash buckets) are confirmed on their exact shingle sets,
+    // rebuilt from the stored text of those pages alone.
+    const shingles = new Map<string, Uint32Array>();
+    const nearDuplicatePlan = planFor(pages);
+    const needed = [...nearDuplicatePlan.urls];
+    for (let i = 0; i < needed.length; i += 500) {
+      for (const [url, text] of await this.deps.crawls.pageTexts(id, needed.slice(i, i + 500))) {
+        shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
+      }
+    }
+    // The link and image checks' results join here once they are stored.
+    const issues = findSiteIssues(pages, {
+      sitemapFound: crawl.sitemap_found === 1,
+      shingles,
+      nearDuplicatePlan,
+      checked: [],
+    });
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;
     this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');
@@ -665,6 +688,33 @@ function disallowedBy(origin: Origin, url: string): string | null {
   return pattern === null ? null : `Disallowed by robots.txt (Disallow: ${pattern}).`;
 }
 
+/** A page's facts as its row stores them: the Link header's canonicals beside, every URL normalised like row URLs. */
+interface StoredFacts extends PageFacts {
+  headerCanonicals: string[];
+}
+
+function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | null {
+  const facts = answer.outline.crawl?.facts;
+  if (!facts) return null;
+  const normalised = (urls: readonly string[]) => [...new Set(urls.map((url) => crawlUrl(url)).filter((url) => url !== null))];
+  const stored: StoredFacts = {
+    ...facts,
+    canonicals: normalised(facts.canonicals),
+    hreflang: facts.hreflang.flatMap((a) => {
+      const href = crawlUrl(a.href);
+      return href === null ? [] : [{ lang: a.lang, href }];
+    }),
+    headerCanonicals: normalised(answer.headerCanonicals),
+  };
+  return JSON.stringify(stored);
+}
+
+function issueFacts(json: string | null): PageIssueFacts | null {
+  if (json === null) return null;
+  const stored = JSON.parse(json) as StoredFacts;
+  return { ...stored, signature: stored.signature === null ? null : decodeSignature(stored.signature) };
+}
+
 function crawledPage(row: CrawlPageRow): CrawledPage {
   return {
     url: row.url,
@@ -681,5 +731,9 @@ function crawledPage(row: CrawlPageRow): CrawledPage {
     linkedFrom: JSON.parse(row.linked_from) as string[],
     inlinks: row.inlinks,
     mixedContent: row.mixed_content === 1,
+    depth: row.depth,
+    responseMs: row.response_ms,
+    error: row.error,
+    facts: issueFacts(row.facts),
   };
 }

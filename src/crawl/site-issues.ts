@@ -1,26 +1,16 @@
-// The site-level issues of a finished crawl (docs/site-audits.md#site-level-issues), computed from
-// one compact row per URL the crawl fetched or skipped. Pure, and linear in the number of rows:
-// every relation is looked up in a Map, and each detail names a bounded number of pages.
+// The site-level issues of a finished crawl (docs/audit-issues.md), computed from one compact
+// row per URL the crawl fetched or skipped, and what the link and image checks found. Pure, and
+// linear in the number of rows: every relation is looked up in a Map, near-duplicates go through
+// MinHash buckets (issues/near-duplicates.ts), and each detail names a bounded number of pages.
+// The first ten types are here; the rest of the catalogue is issues/catalogue-issues.ts.
 
-export type IssueSeverity = 'high' | 'medium' | 'low';
+import { ISSUE_SEVERITIES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
+import { type CatalogueRow, catalogueIssues } from './issues/catalogue-issues.js';
+import type { CheckedTarget } from './issues/checked-target.js';
+import type { NearDuplicatePlan } from './issues/near-duplicates.js';
+import { siteHostOf } from './scope.js';
 
-/** Every issue type and its severity; the order here is the documentation's order. */
-export const ISSUE_SEVERITIES = {
-  broken_link: 'high',
-  non_indexable_in_sitemap: 'high',
-  canonical_to_non_200: 'medium',
-  duplicate_title: 'medium',
-  orphan_page: 'medium',
-  redirect_chain: 'medium',
-  redirect_to_broken: 'medium',
-  duplicate_meta_description: 'low',
-  missing_from_sitemap: 'low',
-  mixed_content: 'low',
-} as const satisfies Record<string, IssueSeverity>;
-
-export type IssueType = keyof typeof ISSUE_SEVERITIES;
-
-export const ISSUE_TYPES: readonly IssueType[] = Object.freeze(Object.keys(ISSUE_SEVERITIES) as IssueType[]);
+export { ISSUE_SEVERITIES, ISSUE_TYPES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
 
 export interface SiteIssue {
   type: IssueType;
@@ -31,7 +21,7 @@ export interface SiteIssue {
   detail: string;
 }
 
-export interface CrawledPage {
+export interface CrawledPage extends CatalogueRow {
   /** Normalised absolute URL of this row. */
   url: string;
   /** done = fetched and answered (any status); failed = no answer; skipped = not fetched. */
@@ -59,6 +49,17 @@ export interface CrawledPage {
   mixedContent: boolean;
 }
 
+export interface SiteIssueOptions {
+  /** The site has a sitemap, so a page missing from it is worth reporting. */
+  sitemapFound: boolean;
+  /** What the link and image checks found (none: those types are not raised). */
+  checked?: readonly CheckedTarget[];
+  /** Sorted shingle hashes of the near-duplicate candidates (planFor(pages).urls); a candidate without them is not confirmed. */
+  shingles?: ReadonlyMap<string, Uint32Array>;
+  /** The near-duplicate plan the shingles were read for (planFor(pages)), so it is not made twice. */
+  nearDuplicatePlan?: NearDuplicatePlan;
+}
+
 /** Pages named in a detail before "and N more". */
 const NAMED_PAGES = 3;
 /** Redirect hops spelled out in a chain's detail. */
@@ -82,12 +83,17 @@ export function indexable(page: CrawledPage): boolean {
  * `pages[0]` is the start page: it is never an orphan, as nothing needs to link to it.
  * `sitemapFound`: the site has a sitemap, so a page missing from it is worth reporting.
  */
-export function findSiteIssues(pages: readonly CrawledPage[], options: { sitemapFound: boolean }): SiteIssue[] {
+export function findSiteIssues(pages: readonly CrawledPage[], options: SiteIssueOptions): SiteIssue[] {
   const byUrl = new Map<string, CrawledPage>();
   for (const page of pages) if (!byUrl.has(page.url)) byUrl.set(page.url, page);
 
   const issues: SiteIssue[] = [];
+  // One issue per (type, url): the first one found.
+  const seen = new Set<string>();
   const add = (type: IssueType, url: string, detail: string) => {
+    const key = `${type} ${url}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     issues.push({ type, severity: ISSUE_SEVERITIES[type], url, detail });
   };
 
@@ -114,7 +120,19 @@ export function findSiteIssues(pages: readonly CrawledPage[], options: { sitemap
   const indexablePages = pages.filter(indexable);
   duplicates(indexablePages, 'title', add);
   duplicates(indexablePages, 'description', add);
-  redirects(pages, byUrl, add);
+  const redirectEnds = redirects(pages, byUrl, add);
+  catalogueIssues(
+    pages,
+    byUrl,
+    {
+      siteHost: pages.length > 0 ? siteHostOf(pages[0].url) : '',
+      checked: options.checked ?? [],
+      shingles: options.shingles ?? new Map(),
+      nearDuplicatePlan: options.nearDuplicatePlan,
+      redirectEnds,
+    },
+    add,
+  );
 
   const rank = { high: 0, medium: 1, low: 2 };
   return issues.sort(
@@ -232,7 +250,7 @@ function redirects(
   pages: readonly CrawledPage[],
   byUrl: ReadonlyMap<string, CrawledPage>,
   add: (type: IssueType, url: string, detail: string) => void,
-): void {
+): Map<string, string | null> {
   const redirectRows = pages.filter(isRedirect);
   const targets = new Set(redirectRows.map((page) => page.redirectTo));
   const ends = chainEnds(redirectRows, byUrl);
@@ -247,6 +265,7 @@ function redirects(
     const path = hopsFrom(first.url, byUrl);
     if (end === null) {
       add('redirect_chain', first.url, `Redirects loop: ${path}.`);
+      add('redirect_loop', first.url, `Redirects loop: ${path}.`);
       return;
     }
     const target = byUrl.get(end);
@@ -263,6 +282,9 @@ function redirects(
 
   for (const page of redirectRows) if (!targets.has(page.url)) report(page);
   for (const page of redirectRows) if (!reported.has(page.url)) report(page);
+  const endOf = new Map<string, string | null>();
+  for (const [url, { end }] of ends) endOf.set(url, end);
+  return endOf;
 }
 
 /** The hops and end of every redirect row, each row visited a bounded number of times. */

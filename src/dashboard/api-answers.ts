@@ -2,6 +2,7 @@
 // API's message for a refusal no form expects, and the error for a read that should not fail.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiAnswer } from './api-client.js';
+import type { Refusal } from './api-types.js';
 import { redirectWithNotice } from './context.js';
 import type { FieldErrors } from './render/forms.js';
 
@@ -14,14 +15,19 @@ export function pathId(request: FastifyRequest): string | null {
 
 /** A refused form's messages by field (a message without fields goes under `form`, shown in the summary). */
 export function fieldErrors(answer: ApiAnswer): FieldErrors {
-  const errors = answer.body?.errors;
+  const errors = refusal(answer).errors;
   return errors && typeof errors === 'object' ? errors : { form: [apiMessage(answer, 'Refused.')] };
 }
 
 /** The API's own message, or `fallback`. */
 export function apiMessage(answer: ApiAnswer, fallback = `The API answered ${answer.status}.`): string {
-  const message = answer.body?.message;
+  const message = refusal(answer).message;
   return typeof message === 'string' && message ? message : fallback;
+}
+
+/** A refusal's fields, when the body is an object (any answer may be read as one: its fields are optional). */
+function refusal(answer: ApiAnswer): Refusal {
+  return answer.body !== null && typeof answer.body === 'object' ? (answer.body as Refusal) : {};
 }
 
 /** A refusal no form expects: back to `path`, saying what the API said. */

@@ -3,11 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { InternalCredential } from '../api/internal-caller.js';
 
-/** The API's JSON as a page reads it (each page names the fields it uses). */
-// biome-ignore lint/suspicious/noExplicitAny: the API's own schemas validate it; pages read named fields
-export type ApiJson = any;
-
-export interface ApiAnswer<T = ApiJson> {
+/** An answer; `T` is the body's type from the API's schemas (api-types.ts), unknown until named. */
+export interface ApiAnswer<T = unknown> {
   status: number;
   /** The parsed JSON body (null for an empty or non-JSON one). */
   body: T;
@@ -22,7 +19,7 @@ export class DashboardApi {
     private readonly credential: InternalCredential,
   ) {}
 
-  async call<T = ApiJson>(
+  async call<T = unknown>(
     userId: number,
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,

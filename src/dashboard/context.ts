@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_IDLE_MS } from '../accounts/sessions.js';
 import type { User } from '../db/users-repository.js';
 import { html, type HtmlValue } from '../render/html.js';
-import type { ApiAnswer, ApiJson, DashboardApi } from './api-client.js';
+import type { ApiAnswer, DashboardApi } from './api-client.js';
 import { type TooManyChanges, unlessLimited } from './too-many-changes.js';
 import { formatWait } from '../render/format.js';
 import { renderAppDocument, type Section } from './render/layout.js';
@@ -94,14 +94,14 @@ function readNotice(request: FastifyRequest, reply: FastifyReply): { text: strin
 export function apiFor(request: FastifyRequest, api: DashboardApi) {
   const { user } = signedIn(request);
   return {
-    get: <T = ApiJson>(path: string, query?: Record<string, string | number | undefined | null>): Promise<ApiAnswer<T>> =>
+    get: <T = unknown>(path: string, query?: Record<string, string | number | undefined | null>): Promise<ApiAnswer<T>> =>
       api.call<T>(user.id, 'GET', path, { query }),
     // Writes count against the account's API budget; one refused for now (429) throws TooManyChanges.
-    post: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
+    post: <T = unknown>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
       api.call<T>(user.id, 'POST', path, { body }).then((answer) => unlessLimited(answer, path)),
-    put: <T = ApiJson>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
+    put: <T = unknown>(path: string, body: Record<string, unknown> = {}): Promise<ApiAnswer<T>> =>
       api.call<T>(user.id, 'PUT', path, { body }).then((answer) => unlessLimited(answer, path)),
-    delete: <T = ApiJson>(path: string): Promise<ApiAnswer<T>> =>
+    delete: <T = unknown>(path: string): Promise<ApiAnswer<T>> =>
       api.call<T>(user.id, 'DELETE', path).then((answer) => unlessLimited(answer, path)),
   };
 }

@@ -1,7 +1,7 @@
 // The analytics write thread's worker (analytics-write-thread.ts): its own connection to the
-// SQLite file, the repository's prepared batch (sqliteRecorder), one batch per message.
+// SQLite file, the prepared batch (analytics-batch.ts, sqliteRecorder), one batch per message.
 import { parentPort, workerData } from 'node:worker_threads';
-import { sqliteRecorder } from './analytics-repository.js';
+import { sqliteRecorder } from './analytics-batch.js';
 import type { WriteReply, WriteRequest, WriteThreadData } from './analytics-write-thread.js';
 import { openSqliteFile } from './connection.js';
 

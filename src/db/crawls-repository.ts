@@ -7,7 +7,37 @@ import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { storableOrNull, storableText } from '../model/text.js';
 
 export type CrawlRow = Selectable<CrawlsTable>;
-export type CrawlPageRow = Selectable<CrawlPagesTable>;
+/** A page row as the crawl reads it: everything but the stored text (read for near-duplicate candidates only). */
+export type CrawlPageRow = Omit<Selectable<CrawlPagesTable>, 'page_text'>;
+
+/** The columns of CrawlPageRow. */
+const PAGE_COLUMNS = [
+  'id',
+  'crawl_id',
+  'url',
+  'state',
+  'priority',
+  'depth',
+  'lease_ms',
+  'status_code',
+  'redirect_to',
+  'report_id',
+  'result',
+  'in_sitemap',
+  'indexable',
+  'robots_disallowed',
+  'html',
+  'noindex',
+  'mixed_content',
+  'title',
+  'description',
+  'canonical',
+  'inlinks',
+  'linked_from',
+  'error',
+  'facts',
+  'response_ms',
+] as const satisfies readonly (keyof CrawlPageRow)[];
 export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
 
 export interface NewCrawl {
@@ -43,6 +73,11 @@ export interface PageOutcome {
   description?: string | null;
   canonical?: string | null;
   error?: string | null;
+  /** The page's facts for the issue catalogue (JSON). */
+  facts?: string | null;
+  response_ms?: number | null;
+  /** The visible text, deflated, of a page that may be a near-duplicate. */
+  page_text?: Uint8Array | null;
 }
 
 export interface NewIssue {
@@ -515,6 +550,10 @@ export class CrawlsRepository {
           canonical: clip(storableOrNull(outcome.canonical), 2048),
           redirect_to: clip(storableOrNull(outcome.redirect_to), 2048),
           error: clip(storableOrNull(outcome.error), 1000),
+          // JSON escapes control characters (NUL included), so the facts store as they are.
+          page_text: outcome.page_text
+            ? Buffer.from(outcome.page_text.buffer, outcome.page_text.byteOffset, outcome.page_text.byteLength)
+            : null,
           lease_ms: null,
         })
         .where('id', '=', pageId)
@@ -577,7 +616,7 @@ export class CrawlsRepository {
     for (let after = 0; ; ) {
       const rows = await this.db
         .selectFrom('crawl_pages')
-        .selectAll()
+        .select(PAGE_COLUMNS)
         .where('crawl_id', '=', crawlId)
         .where('id', '>', after)
         .orderBy('id')
@@ -601,6 +640,22 @@ export class CrawlsRepository {
       for (const row of rows) listed.add(row.url);
     }
     return listed;
+  }
+
+  /** The stored (deflated) visible text of these pages, by URL: the near-duplicate candidates' only. */
+  async pageTexts(crawlId: number, urls: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const texts = new Map<string, Uint8Array>();
+    for (let i = 0; i < urls.length; i += IN_CHUNK) {
+      const rows = await this.db
+        .selectFrom('crawl_pages')
+        .select(['url', 'page_text'])
+        .where('crawl_id', '=', crawlId)
+        .where('url', 'in', urls.slice(i, i + IN_CHUNK))
+        .where('page_text', 'is not', null)
+        .execute();
+      for (const row of rows) if (row.page_text) texts.set(row.url, row.page_text);
+    }
+    return texts;
   }
 
   /** The sitemap URLs no page row holds (listed, never reached: max_pages or the crawl's end). */
@@ -630,7 +685,7 @@ export class CrawlsRepository {
     const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = Number(counted.n);
     if (total === 0 || offset >= total) return { total, rows: [] };
-    return { total, rows: await base.selectAll().orderBy('id').limit(limit).offset(offset).execute() };
+    return { total, rows: await base.select(PAGE_COLUMNS).orderBy('id').limit(limit).offset(offset).execute() };
   }
 
   async listIssues(crawlId: number, limit: number, offset: number): Promise<{ total: number; rows: CrawlIssueRow[] }> {

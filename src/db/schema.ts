@@ -2,6 +2,7 @@
 // (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), which sorts correctly as text on both engines and keeps
 // microseconds that PostgreSQL and SQLite would otherwise round differently.
 import type { Generated } from 'kysely';
+import type { EventFields } from '../model/dimensions.js';
 import type { Privacy } from '../model/privacy.js';
 import type { MonitorFrequency } from '../model/schedule.js';
 
@@ -81,28 +82,13 @@ export interface AnalyticsSaltsTable {
 }
 
 /** One stored event (a pageview or a custom event): no address, no full User-Agent. */
-export interface AnalyticsEventsTable {
+/** Its other columns are the event's derived fields (model/dimensions.ts, EVENT_FIELDS). */
+export interface AnalyticsEventsTable extends EventFields {
   id: Generated<number>;
   website_id: number;
   created_at: string;
-  name: string;
-  /** Path and remaining query, no fragment. */
-  page: string;
   /** keyed hash of (the day's salt, website, address, User-Agent). */
   visitor: string;
-  referrer: string | null;
-  source: string | null;
-  campaign: string | null;
-  browser: string;
-  os: string;
-  device: string;
-  country: string;
-  continent: string;
-  city: string | null;
-  language: string | null;
-  resolution: string | null;
-  /** JSON object of the event's props, or null. */
-  props: string | null;
 }
 
 export interface AnalyticsVisitorsTable {
@@ -351,6 +337,12 @@ export interface CrawlPagesTable {
   inlinks: number;
   linked_from: string;
   error: string | null;
+  /** What the issue catalogue needs of an analysed page (JSON, bounded: src/analysis/crawl-facts.ts). */
+  facts: string | null;
+  /** Milliseconds from the request to the response's headers; null without an answer. */
+  response_ms: number | null;
+  /** The visible text, deflated (raw DEFLATE), of pages of 100+ words: near-duplicate confirmation. */
+  page_text: Uint8Array | null;
 }
 
 export interface CrawlSitemapUrlsTable {

@@ -2,8 +2,18 @@
 // tested without a database. The repository loads the batch's visitor rows, calls this, and
 // writes the events, the visitor rows and the rollup increments in one transaction.
 
-/** An event ready to store: every field as the tables keep it. */
-export interface StoredEvent {
+import {
+  DIMENSIONS,
+  type Dimension,
+  type DimensionKey,
+  type DimensionSpec,
+  dimensionsCounting,
+  type EventFieldName,
+  type EventFields,
+} from './dimensions.js';
+
+/** An event ready to store: every field as the tables keep it (the derived ones: model/dimensions.ts). */
+export interface StoredEvent extends EventFields {
   websiteId: number;
   /** Milliseconds since the epoch (the server's clock when the event arrived). */
   at: number;
@@ -11,21 +21,7 @@ export interface StoredEvent {
   /** UTC day YYYY-MM-DD and hour 00–23 of `at`. */
   day: string;
   hour: string;
-  name: string;
-  page: string;
   visitor: string;
-  referrer: string | null;
-  source: string | null;
-  campaign: string | null;
-  browser: string;
-  os: string;
-  device: string;
-  country: string;
-  continent: string;
-  city: string | null;
-  language: string | null;
-  resolution: string | null;
-  props: string | null;
 }
 
 /** A visitor's state for one website and day. `seen`: the values they were counted under. */
@@ -40,37 +36,29 @@ export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** A visitor is counted under at most this many values of one dimension a day (bounds a visitor row). */
 export const MAX_SEEN_PER_DIMENSION = 100;
 
-/** The dimensions that count visitors, once per value per day. */
-export const VISITOR_DIMENSIONS = [
-  'visitors_hours',
-  'referrer',
-  'source',
-  'campaign',
-  'browser',
-  'os',
-  'device',
-  'country',
-  'continent',
-  'city',
-  'language',
-  'resolution',
-] as const;
+/** The dimensions that count visitors, once per value per day (the order of a visitor row's `seen`). */
+export const VISITOR_DIMENSIONS = dimensionsCounting('visitor');
+
+/** A dimension as rollUp reads it: its key and the field it counts (null: one row, value ''). One shape for all. */
+interface Counted {
+  key: DimensionKey;
+  field: EventFieldName | 'hour' | null;
+}
+const counted = (dimensions: readonly Dimension[]): Counted[] =>
+  dimensions.map((d) => ({ key: d.key as DimensionKey, field: (d as DimensionSpec).field ?? null }));
+const BY_VISITOR = counted(VISITOR_DIMENSIONS);
+const BY_PAGEVIEW = counted(dimensionsCounting('pageview'));
+const BY_VISITOR_DAY = counted(dimensionsCounting('visitor-day'));
+const BY_VISIT = counted(dimensionsCounting('visit'));
+const BY_EVENT = counted(dimensionsCounting('event'));
 
 /** The custom property keys: an event counts once under each key it carries. */
 export const PROP_KEY = 'prop_key';
 /** One custom property's values, over every event or over one event name's: see propDimension. */
 export type PropDimension = `prop:${string}`;
 
-export type RollupDimension =
-  | 'pageviews'
-  | 'visitors'
-  | 'pageviews_hours'
-  | 'page'
-  | 'landing_page'
-  | 'event'
-  | (typeof VISITOR_DIMENSIONS)[number]
-  | typeof PROP_KEY
-  | PropDimension;
+/** A rollup key: a registry dimension's, or a custom property's. */
+export type RollupDimension = DimensionKey | PropDimension;
 
 /**
  * The dimension that counts the values of the custom property `key` (an event counts once
@@ -105,7 +93,7 @@ export interface RollupIncrement {
 export const OTHER_VALUE = '(other)';
 
 /** The series (one row per day or hour, whatever arrives) are the dimensions the cap leaves alone. */
-const SERIES: ReadonlySet<RollupDimension> = new Set(['pageviews', 'visitors', 'pageviews_hours', 'visitors_hours']);
+const SERIES: ReadonlySet<string> = new Set(DIMENSIONS.filter((d) => 'series' in d).map((d) => d.key));
 
 /** Whether `dimension` keeps a bounded number of values per website and day (every one but the series). */
 export function isCappedDimension(dimension: RollupDimension): boolean {
@@ -131,6 +119,10 @@ export function rollUp(
     else if (propKey === undefined) counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1 });
     else counts.set(key, { websiteId: e.websiteId, dimension, day: e.day, value, count: 1, propKey });
   };
+  const addValue = (e: StoredEvent, d: Counted) => {
+    const value = d.field === null ? '' : e[d.field];
+    if (value !== null) add(e, d.key, value);
+  };
 
   for (const e of events) {
     // Every event's props, pageviews' too; a key's PROP_KEY row comes before its values' (the
@@ -143,48 +135,32 @@ export function rollUp(
       }
     }
     if (e.name !== PAGEVIEW) {
-      add(e, 'event', e.name);
+      for (const d of BY_EVENT) addValue(e, d);
       continue;
     }
-    add(e, 'pageviews', '');
-    add(e, 'pageviews_hours', e.hour);
-    add(e, 'page', e.page);
+    for (const d of BY_PAGEVIEW) addValue(e, d);
 
     const key = visitorKey(e.websiteId, e.day, e.visitor);
     let state = visitors.get(key);
     if (!state) {
       state = { lastSeen: e.at, seen: {} };
       visitors.set(key, state);
-      add(e, 'visitors', '');
-      add(e, 'landing_page', e.page);
+      for (const d of BY_VISITOR_DAY) addValue(e, d);
+      for (const d of BY_VISIT) addValue(e, d);
     } else if (e.at - state.lastSeen >= VISIT_GAP_MS) {
-      add(e, 'landing_page', e.page);
+      for (const d of BY_VISIT) addValue(e, d);
     }
     state.lastSeen = Math.max(state.lastSeen, e.at);
     changed.add(key);
 
-    const values: Record<(typeof VISITOR_DIMENSIONS)[number], string | null> = {
-      visitors_hours: e.hour,
-      referrer: e.referrer,
-      source: e.source,
-      campaign: e.campaign,
-      browser: e.browser,
-      os: e.os,
-      device: e.device,
-      country: e.country,
-      continent: e.continent,
-      city: e.city,
-      language: e.language,
-      resolution: e.resolution,
-    };
-    for (const dimension of VISITOR_DIMENSIONS) {
-      const value = values[dimension];
+    for (const d of BY_VISITOR) {
+      const value = d.field === null ? '' : e[d.field];
       if (value === null) continue;
-      const seen = state.seen[dimension] ?? [];
+      const seen = state.seen[d.key] ?? [];
       if (seen.includes(value) || seen.length >= MAX_SEEN_PER_DIMENSION) continue;
       seen.push(value);
-      state.seen[dimension] = seen;
-      add(e, dimension, value);
+      state.seen[d.key] = seen;
+      add(e, d.key, value);
     }
   }
   return { increments: [...counts.values()], changed };

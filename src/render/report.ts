@@ -2,11 +2,12 @@
 // than once, counts by importance, then every check grouped by importance with what was found,
 // how to fix it, and its value.
 
-import { DEFAULT_CONFIG, type AnalysisConfig } from '../analysis/config.js';
+import { CHECK_NAMES } from '../analysis/checks/index.js';
 import { readStoredCheck } from '../analysis/checks/stored.js';
+import { DEFAULT_CONFIG, type AnalysisConfig } from '../analysis/config.js';
 import { bandOf } from '../analysis/score.js';
+import type { Importance } from '../analysis/types.js';
 import { renderScoreChart, summariseScores, type ChartPoint, type PointNoun } from './chart.js';
-import { CHECK_NAMES, type Importance } from '../analysis/types.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from './format.js';
 import { BAND_ICONS, BAND_WORDS, renderGauge } from './gauge.js';
 import { html, safeHref, type SafeHtml } from './html.js';

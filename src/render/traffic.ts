@@ -3,13 +3,15 @@
 // here (pages, referrers, event names) was sent by someone on the internet: it goes through
 // the `html` tag like everything else.
 
+import { LISTED_DIMENSIONS, type ListedDimensionName, type ListSpec } from '../model/dimensions.js';
 import { addDays } from './stats-range.js';
 import { formatDay, truncate } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { type DayCounts, dayTime, formatCount, renderTrafficChart, summariseTraffic } from './traffic-chart.js';
 
-export const TOP_LISTS = ['page', 'referrer', 'country', 'browser', 'device', 'event'] as const;
-export type TopListName = (typeof TOP_LISTS)[number];
+/** The top lists, in the page's order: the registry's dimensions that have a table (model/dimensions.ts). */
+export const TOP_LISTS: readonly TopListName[] = LISTED_DIMENSIONS.map((d) => d.name);
+export type TopListName = ListedDimensionName;
 /** Rows shown per top list. */
 export const TOP_LIMIT = 10;
 /** Custom property keys offered to choose from (the most used first). */
@@ -53,14 +55,7 @@ const PRESETS = [7, 30, 90] as const;
 /** The credit the DB-IP Lite licence (CC BY 4.0) asks for wherever countries are shown. */
 export const DB_IP_CREDIT = html`<a href="https://db-ip.com">IP Geolocation by DB-IP</a>`;
 
-const LISTS: Record<TopListName, { title: string; column: string; unit: string; caption: string }> = {
-  page: { title: 'Top pages', column: 'Page', unit: 'Pageviews', caption: 'Most viewed pages' },
-  referrer: { title: 'Top referrers', column: 'Referrer', unit: 'Visitors', caption: 'Sites visitors came from' },
-  country: { title: 'Countries', column: 'Country', unit: 'Visitors', caption: 'Countries of the visitors' },
-  browser: { title: 'Browsers', column: 'Browser', unit: 'Visitors', caption: 'Browsers of the visitors' },
-  device: { title: 'Devices', column: 'Device', unit: 'Visitors', caption: 'Devices of the visitors' },
-  event: { title: 'Events', column: 'Event', unit: 'Events', caption: 'Custom events' },
-};
+const LISTS = new Map<string, ListSpec>(LISTED_DIMENSIONS.map((d) => [d.name, d.list]));
 
 const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 const DEVICES: Record<string, string> = { desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet' };
@@ -107,7 +102,7 @@ ${t.fellBack ? html`<p class="notice">That range could not be shown (it needs tw
 }
 
 function renderTopList(name: TopListName, list: TopList, range: string): SafeHtml {
-  const { title, column, unit, caption } = LISTS[name];
+  const { title, column, unit, caption } = LISTS.get(name) as ListSpec;
   const id = `top-${name}-heading`;
   const shown = list.rows.slice(0, TOP_LIMIT);
   const more = list.total > shown.length ? html`<p>Top ${shown.length} of ${formatCount(list.total)}</p>` : '';

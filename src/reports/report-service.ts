@@ -4,7 +4,7 @@
 // to the report's history (the repository writes both in one transaction). Callers validate
 // first: privacy changes that lack a password are refused by lacksPassword
 // (sharing/privacy-change.ts) before any work.
-import type { AnalysedPage } from '../analysis/types.js';
+import type { AnalysedPage } from '../analysis/results.js';
 import { reportResource } from '../resources/report.js';
 import type { ReportHistoryRow } from '../db/report-history-repository.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';

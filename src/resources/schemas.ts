@@ -2,7 +2,7 @@
 // answers, what events and webhooks carry, what the OpenAPI document shows. Row → JSON lives beside
 // them (report.ts, website.ts, …); request schemas (queries, bodies) are the API's (api/schemas).
 import { Type } from '@sinclair/typebox';
-import { CHECK_NAMES } from '../analysis/types.js';
+import { CHECK_NAMES } from '../analysis/checks/index.js';
 import { EVENT_NAMES } from '../model/events.js';
 import { Envelope, IntegerEnum, Paginated, PrivacyLevel, StringEnum, Timestamp } from '../http/schemas.js';
 import { FREQUENCIES } from '../model/schedule.js';

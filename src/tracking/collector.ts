@@ -7,6 +7,7 @@ import ipaddr from 'ipaddr.js';
 import type { AnalyticsRepository } from '../db/analytics-repository.js';
 import type { WebsiteRow, WebsitesRepository } from '../db/websites-repository.js';
 import type { WindowCounter } from '../limits/window-counter.js';
+import { deriveFields } from '../model/dimensions.js';
 import { type Clock, formatTimestamp } from '../time.js';
 import { type GeoLookup, isBotAgent, parseAgent } from './client-info.js';
 import type { EventInput } from './event-input.js';
@@ -95,9 +96,14 @@ export class EventCollector {
     const at = Math.floor(now);
     const createdAt = formatTimestamp(new Date(at), Math.floor((now - at) * 1000));
     const day = createdAt.slice(0, 10);
-    const page = cleanPage(input.url, input.referrer, website.exclude_params, input.hashRouting);
-    const agent = parseAgent(client.userAgent);
-    const place = this.deps.geo.locate(client.address);
+    const fields = deriveFields({
+      name: input.name,
+      url: input.url,
+      page: cleanPage(input.url, input.referrer, website.exclude_params, input.hashRouting),
+      agent: parseAgent(client.userAgent),
+      place: this.deps.geo.locate(client.address),
+      body: input,
+    });
     const salt = await this.saltFor(day);
     await this.deps.writer.write({
       websiteId: website.id,
@@ -105,21 +111,8 @@ export class EventCollector {
       createdAt,
       day,
       hour: createdAt.slice(11, 13),
-      name: input.name,
-      page: page.page.length > 2048 ? page.page.slice(0, 2048) : page.page,
       visitor: this.visitorId(salt, website.id, client.address, client.userAgent),
-      referrer: page.referrer,
-      source: page.source,
-      campaign: page.campaign,
-      browser: agent.browser,
-      os: agent.os,
-      device: agent.device,
-      country: place.country,
-      continent: place.continent,
-      city: place.city,
-      language: input.language,
-      resolution: input.screenWidth && input.screenHeight ? `${input.screenWidth}x${input.screenHeight}` : null,
-      props: input.props ? JSON.stringify(input.props) : null,
+      ...fields,
     });
     return { stored: true };
   }

@@ -5,55 +5,44 @@ import type { AnalyticsRepository, RollupKey } from '../db/analytics-repository.
 import { DEFAULT_STATS_CACHE_MB } from '../config.js';
 import { canMatchStoredText } from '../model/text.js';
 import { type Clock, systemClock } from '../time.js';
-import { type PROP_KEY, propDimension, type RollupDimension } from '../model/rollup.js';
+import { propDimension, type RollupDimension } from '../model/rollup.js';
+import {
+  type ApiDimension,
+  type ApiDimensionName,
+  DIMENSIONS,
+  type Dimension,
+  type DimensionName,
+  type DimensionSpec,
+  dimensionNamed,
+} from '../model/dimensions.js';
 import { StatsSlots } from './stats-slots.js';
 import { TotalsCache, type TotalsRange } from './totals-cache.js';
 import { adjusted, MergedTotals, TotalsBuilder, type ValueCount, ValueTotals } from './value-totals.js';
 
-export const STAT_NAMES = [
-  'pageviews',
-  'visitors',
-  'pageviews_hours',
-  'visitors_hours',
-  'page',
-  'landing_page',
-  'referrer',
-  'campaign',
-  'source',
-  'browser',
-  'os',
-  'device',
-  'country',
-  'continent',
-  'city',
-  'language',
-  'resolution',
-  'event',
-  'prop',
-] as const;
-export type StatName = (typeof STAT_NAMES)[number];
+/** Every `name` of the API, in order (model/dimensions.ts). */
+export const STAT_NAMES = DIMENSIONS.filter((d): d is ApiDimension => !('internal' in d)).map((d) => d.name);
+export type StatName = ApiDimensionName;
 /**
  * The custom property keys, each counting the events that carried it: what the pages offer to
  * choose a property from (`prop` lists one property's values). Not a name of the API.
  */
-export type StatsName = StatName | typeof PROP_KEY;
+export type StatsName = DimensionName;
+
+type Alias = Extract<ApiDimension, { aliases: readonly string[] }>['aliases'][number];
 
 /** Other names the API accepts for the same stats. */
-export const STAT_ALIASES = {
-  pageview: 'pageviews',
-  visitor: 'visitors',
-  operating_system: 'os',
-  screen_resolution: 'resolution',
-} as const satisfies Record<string, StatName>;
+export const STAT_ALIASES = Object.fromEntries(
+  STAT_NAMES.flatMap((name) => ((dimensionNamed(name) as DimensionSpec).aliases ?? []).map((alias) => [alias, name])),
+) as Record<Alias, StatName>;
 
 /** Every `name` the API accepts: the names, then the aliases. */
-export const STAT_PARAMETER_NAMES = [...STAT_NAMES, ...(Object.keys(STAT_ALIASES) as (keyof typeof STAT_ALIASES)[])];
+export const STAT_PARAMETER_NAMES: (StatName | Alias)[] = [...STAT_NAMES, ...(Object.keys(STAT_ALIASES) as Alias[])];
 
 export type StatParameterName = (typeof STAT_PARAMETER_NAMES)[number];
 
 /** The stat an accepted name stands for. */
 export function canonicalStatName(name: StatParameterName): StatName {
-  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as keyof typeof STAT_ALIASES] : (name as StatName);
+  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as Alias] : (name as StatName);
 }
 
 /** The longest range a query may cover, in days (both ends included): a leap year. */
@@ -84,12 +73,16 @@ export function spanDays(from: string, to: string): number {
 /** The stat a name or an alias stands for; null for anything else (`constructor` included). */
 export function statName(name: string): StatName | null {
   if ((STAT_NAMES as readonly string[]).includes(name)) return name as StatName;
-  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as keyof typeof STAT_ALIASES] : null;
+  return Object.hasOwn(STAT_ALIASES, name) ? STAT_ALIASES[name as Alias] : null;
 }
 
 /** Days and hours are series: one row per day (zero-filled) or per hour, ordered by value by default. */
 export function isSeries(name: StatsName): boolean {
-  return name === 'pageviews' || name === 'visitors' || name === 'pageviews_hours' || name === 'visitors_hours';
+  return seriesOf(name) !== undefined;
+}
+
+function seriesOf(name: StatsName): 'day' | 'hour' | undefined {
+  return (dimensionNamed(name) as DimensionSpec).series;
 }
 
 /**
@@ -291,10 +284,10 @@ export class StatsService {
   }
 
   private seriesRows(q: StatsQuery): Promise<ValueCount[]> {
-    if (q.name === 'pageviews' || q.name === 'visitors') {
-      const name = q.name;
+    if (seriesOf(q.name) === 'day') {
+      const dimension = dimensionOf(q);
       return this.slots.run(q.websiteId, async () =>
-        zeroFilledDays(q, await this.analytics.perDay(q.websiteId, name, q.from, q.to)),
+        zeroFilledDays(q, await this.analytics.perDay(q.websiteId, dimension, q.from, q.to)),
       );
     }
     return this.totals(q, null).then((merged) => allHours([...merged.rows({ sortBy: 'value', sort: 'asc' })]));
@@ -315,18 +308,18 @@ export async function queryDirect(analytics: AnalyticsRepository, q: StatsQuery,
     return { total: rows.length, rows };
   }
   let rows: ValueCount[];
-  if (q.name === 'pageviews' || q.name === 'visitors')
-    rows = zeroFilledDays(q, await analytics.perDay(q.websiteId, q.name, q.from, q.to));
+  if (seriesOf(q.name) === 'day') rows = zeroFilledDays(q, await analytics.perDay(q.websiteId, dimensionOf(q), q.from, q.to));
   else {
-    const where = { websiteId: q.websiteId, dimension: q.name as RollupDimension, from: q.from, to: q.to };
+    const where = { websiteId: q.websiteId, dimension: dimensionOf(q), from: q.from, to: q.to };
     rows = allHours(await analytics.totals({ ...where, sortBy: 'value', sort: 'asc' }));
   }
   return pageOf(rows, q.search, { sortBy, sort }, limit, offset);
 }
 
-/** The rollup dimension a (non-series) stat reads. */
+/** The rollup dimension a stat reads: its key, or the asked property's. */
 function dimensionOf(q: StatsQuery): RollupDimension {
-  return q.name === 'prop' ? propDimension(q.prop ?? '', q.event) : q.name;
+  const d = dimensionNamed(q.name) as Dimension;
+  return d.counts === 'prop' ? propDimension(q.prop ?? '', q.event) : d.key;
 }
 
 /**
@@ -335,7 +328,7 @@ function dimensionOf(q: StatsQuery): RollupDimension {
  */
 function canMatch(q: StatsQuery): boolean {
   if (q.search && !canMatchStoredText(q.search)) return false;
-  if (q.name !== 'prop') return true;
+  if (dimensionNamed(q.name)?.counts !== 'prop') return true;
   return !!q.prop && canMatchStoredText(q.prop) && (!q.event || canMatchStoredText(q.event));
 }
 

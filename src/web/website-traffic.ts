@@ -4,7 +4,7 @@
 import { hasUnstorableText } from '../model/text.js';
 import { MAX_PROP_KEY } from '../tracking/event-input.js';
 import type { StatsService } from '../tracking/stats-service.js';
-import { PROP_KEYS_LIMIT, TOP_LIMIT, type TopList, type TopListName, type WebsiteTraffic } from '../render/index.js';
+import { PROP_KEYS_LIMIT, TOP_LIMIT, TOP_LISTS, type TopList, type TopListName, type WebsiteTraffic } from '../render/index.js';
 import type { StatsRange } from '../render/stats-range.js';
 
 /**
@@ -29,17 +29,16 @@ export async function loadTraffic(
     const key = asked ?? keys.rows[0]?.value ?? null;
     return { keys, key, asked, values: asked === null ? await values(key) : askedValues };
   })();
-  const [visitors, pageviews, page, referrer, country, browser, device, event, propsShown] = await Promise.all([
+  const [visitors, pageviews, propsShown, ...tops] = await Promise.all([
     stats.query({ ...where, name: 'visitors' }),
     stats.query({ ...where, name: 'pageviews' }),
-    top('page'),
-    top('referrer'),
-    top('country'),
-    top('browser'),
-    top('device'),
-    top('event'),
     props,
+    ...TOP_LISTS.map(top),
   ]);
+  const lists = {} as Record<TopListName, TopList>;
+  TOP_LISTS.forEach((name, i) => {
+    lists[name] = tops[i];
+  });
   const pageviewsOf = new Map(pageviews.rows.map((r) => [r.value, r.count]));
   return {
     from: range.from,
@@ -47,7 +46,7 @@ export async function loadTraffic(
     fellBack: range.fellBack,
     // Both series are zero-filled and in day order, so they share their days.
     days: visitors.rows.map((r) => ({ day: r.value, visitors: r.count, pageviews: pageviewsOf.get(r.value) ?? 0 })),
-    lists: { page, referrer, country, browser, device, event },
+    lists,
     props: propsShown,
     ...extra,
   };

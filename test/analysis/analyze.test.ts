@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeUrl, normalizeTargetUrl, projectOf } from '../../src/analysis/analyze.js';
 import { FetchError } from '../../src/analysis/errors.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 import { fixedClock } from '../../src/time.js';
 import { startServer, testConfig, type TestServer } from './fetch-test-server.js';
 

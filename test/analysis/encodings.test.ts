@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { decodeHtml } from '../../src/analysis/fetch/charset.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
-import type { CheckResults } from '../../src/analysis/types.js';
+import type { CheckResults } from '../../src/analysis/results.js';
 
 function analyse(fixture: string, contentType = 'text/html'): CheckResults & { charsetUsed: string } {
   const bytes = readFileSync(new URL(`../fixtures/pages/${fixture}`, import.meta.url));

@@ -10,7 +10,8 @@ import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { describeCheck } from '../../src/analysis/checks/stored.js';
 import { runChecks } from '../../src/analysis/run.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
-import type { CheckResult, CheckResults } from '../../src/analysis/types.js';
+import type { CheckResult } from '../../src/analysis/types.js';
+import type { CheckResults } from '../../src/analysis/results.js';
 import { goodPage } from '../helpers/pages.js';
 
 const MB = 1024 * 1024;

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { bandOf, scoreOf } from '../../src/analysis/score.js';
-import { CHECK_NAMES, type CheckResults, type Importance } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
+import type { Importance } from '../../src/analysis/types.js';
+import type { CheckResults } from '../../src/analysis/results.js';
 
-/** 33 results: the given [importance, passed] pairs first, then failing low checks. */
+/** A result per check: the given [importance, passed] pairs first, then failing low checks. */
 function resultsOf(entries: [Importance, boolean][]): CheckResults {
   return Object.fromEntries(
     CHECK_NAMES.map((name, i) => {
@@ -67,7 +69,7 @@ test('score: halves round up', () => {
 });
 
 test('score: 0 when every weight is 0', () => {
-  assert.equal(scoreOf(resultsOf(repeat(33, ['high', true])), { high: 0, medium: 0, low: 0 }), 0);
+  assert.equal(scoreOf(resultsOf(repeat(CHECK_NAMES.length, ['high', true])), { high: 0, medium: 0, low: 0 }), 0);
 });
 
 test('band: good ≥ 90, decent 50–89, bad < 50, and configurable', () => {

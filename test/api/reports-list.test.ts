@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { ReportsRepository } from '../../src/db/reports-repository.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 
 const RESULTS = JSON.stringify(Object.fromEntries(CHECK_NAMES.map((n) => [n, { passed: true, importance: 'low', value: null }])));
 

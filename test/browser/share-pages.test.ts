@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
 import { launchBrowser, noBrowser, screenshot } from '../helpers/browser.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 
 describe('share pages in Chromium', { skip: noBrowser }, () => {
   let t: TestApp;

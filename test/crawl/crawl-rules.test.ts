@@ -7,7 +7,17 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
-import { allIssues, allPages, byUrl, crawlSite, probePaths, robotsTxt, sitemapIndex, urlset } from './crawl-harness.js';
+import {
+  allIssues,
+  allPages,
+  firstTenIssues,
+  byUrl,
+  crawlSite,
+  probePaths,
+  robotsTxt,
+  sitemapIndex,
+  urlset,
+} from './crawl-harness.js';
 
 describe('what a crawl fetches', () => {
   let t: TestApp;
@@ -148,7 +158,7 @@ describe('what a crawl fetches', () => {
       ],
     );
     assert.deepEqual(
-      (await allIssues(t, key, seeded.id)).map((i) => [i.type, i.url]),
+      (await firstTenIssues(t, key, seeded.id)).map((i) => [i.type, i.url]),
       [
         ['orphan_page', `${o}/from-fallback`],
         ['missing_from_sitemap', `${o}/unlisted`],
@@ -168,7 +178,7 @@ describe('what a crawl fetches', () => {
       'no URL of the sitemap becomes a row, none counts as listed',
     );
     assert.ok(site.count('/sitemap.xml') - fetchesBefore <= 1, 'at most the analysis’s own /sitemap.xml probe');
-    assert.deepEqual(await allIssues(t, key, unseeded.id), [], 'no sitemap read: nothing is missing from one');
+    assert.deepEqual(await firstTenIssues(t, key, unseeded.id), [], 'no sitemap read: nothing is missing from one');
   });
 
   test('a site without /sitemap.xml: the probe’s 404 is the only request for it; nothing is missing from a sitemap', async () => {
@@ -177,7 +187,7 @@ describe('what a crawl fetches', () => {
     const crawl = await crawlSite(t, key, { url: `${site.origin}/` });
     assert.equal(crawl.status, 'finished');
     assert.equal(site.count('/sitemap.xml'), 1);
-    assert.deepEqual(await allIssues(t, key, crawl.id), []);
+    assert.deepEqual(await firstTenIssues(t, key, crawl.id), []);
   });
 
   test('scope: the start host only; http(s) only; fragments stripped; each URL one row however it is spelt', async () => {

@@ -6,6 +6,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { signedInClient, type DashboardClient } from '../helpers/dashboard.js';
 import { goodPage, startSite, type PageSite } from '../helpers/pages.js';
 import { seedReport } from '../helpers/seed.js';
+import { CHECKS } from '../../src/analysis/checks/index.js';
 
 /** The body of the table (rows only), so filters' own option labels do not count. */
 const tableOf = (body: string) => /<tbody>([\s\S]*?)<\/tbody>/.exec(body)?.[1] ?? '';
@@ -68,8 +69,8 @@ describe('dashboard: reports and projects', () => {
     assert.ok(detail.body.includes(url));
     assert.match(detail.body, /class="gauge band-/);
     assert.match(detail.body, /Overall score/);
-    // The 33 checks, each passed or failed.
-    assert.equal((detail.body.match(/<article class="check check-(?:pass|fail)"/g) ?? []).length, 33);
+    // Every check, each passed or failed.
+    assert.equal((detail.body.match(/<article class="check check-(?:pass|fail)"/g) ?? []).length, CHECKS.length);
     assert.match(detail.body, /One analysis so far/);
     // Private: no share link.
     assert.doesNotMatch(detail.body, /href="\/reports\/\d+"/);

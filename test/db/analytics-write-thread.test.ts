@@ -14,11 +14,13 @@ import { AnalyticsWriteThread, analyticsEventStore } from '../../src/db/analytic
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/connection.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 import { systemClock } from '../../src/time.js';
 import { refuseEventsWithPage } from '../helpers/refusing-trigger.js';
 
 const event = (websiteId: number, visitor: string, page: string, name = 'pageview'): StoredEvent => ({
+  ...SAMPLE_FIELDS,
   websiteId,
   at: Date.UTC(2026, 10, 26, 9, 30),
   createdAt: '2026-11-26 09:30:00.000000',

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import type { BatchFailure } from '../../src/db/batch-isolation.js';
 import type { EventStore } from '../../src/db/event-store.js';
 import { EventWriter, MAX_BATCH, PIPELINED_BATCH } from '../../src/tracking/event-writer.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 
 /**
@@ -23,6 +24,7 @@ class HeldStore implements EventStore {
 }
 
 const event = (page: string): StoredEvent => ({
+  ...SAMPLE_FIELDS,
   websiteId: 1,
   at: 0,
   createdAt: '2026-11-26 00:00:00.000000',

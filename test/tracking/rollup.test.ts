@@ -2,6 +2,7 @@
 // adds to the rollups, visits and their landing pages, a visitor once per value per day.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import {
   MAX_SEEN_PER_DIMENSION,
   propDimension,
@@ -16,6 +17,7 @@ const MIN = 60_000;
 
 function event(over: Partial<StoredEvent> = {}): StoredEvent {
   return {
+    ...SAMPLE_FIELDS,
     websiteId: 1,
     at: T0,
     createdAt: '2026-05-01T10:00:00.000000Z',

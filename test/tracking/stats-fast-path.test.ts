@@ -8,6 +8,7 @@ import { createAccount } from '../../src/accounts/accounts.js';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 import { LIVE_GRACE_MS, STAT_NAMES, type StatsQuery, StatsService, queryDirect } from '../../src/tracking/stats-service.js';
 import { fixedClock, formatTimestamp } from '../../src/time.js';
@@ -57,6 +58,7 @@ function events(websiteId: number, at: number, count: number, random: () => numb
           : SPECIAL[i % SPECIAL.length];
     const props = random() < 0.3 ? JSON.stringify({ plan, seats: Math.floor(random() * 5) }) : null;
     list.push({
+      ...SAMPLE_FIELDS,
       websiteId,
       at: t,
       createdAt: formatTimestamp(new Date(t)),

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 import { fixedClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
@@ -115,6 +116,7 @@ describe('events a database cannot store as sent', () => {
     const id = await website('record.example');
     const repo = new AnalyticsRepository(t.db.handle.db, t.db.handle.engine, clock);
     const event = (page: string, visitor: string): StoredEvent => ({
+      ...SAMPLE_FIELDS,
       websiteId: id,
       at: Date.parse(`${DAY}T10:00:00Z`),
       createdAt: `${DAY}T10:00:00.000000Z`,

@@ -15,6 +15,7 @@ import { type DatabaseHandle, dropSchema, migrateToLatest, openDatabase } from '
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { UsersRepository } from '../../src/db/users-repository.js';
 import { WebsitesRepository } from '../../src/db/websites-repository.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
 import { fixedClock, systemClock } from '../../src/time.js';
 import { type TestApp, testApp } from '../helpers/app.js';
@@ -140,6 +141,7 @@ describe(`ANALYTICS_MAX_VALUES=${MAX}: the values past the cap count under (othe
 });
 
 const event = (websiteId: number, page: string, visitor: string, day = '2026-03-10'): StoredEvent => ({
+  ...SAMPLE_FIELDS,
   websiteId,
   at: Date.parse(`${day}T10:00:00Z`),
   createdAt: `${day}T10:00:00.000000Z`,

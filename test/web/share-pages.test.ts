@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { seedReport } from '../helpers/seed.js';
 import { findCheck } from '../../src/analysis/checks/index.js';
-import { CHECK_NAMES } from '../../src/analysis/types.js';
+import { CHECK_NAMES } from '../../src/analysis/checks/index.js';
 
 /** The `name=value` of a Set-Cookie header, for sending back. */
 const cookieOf = (setCookie: string | string[] | undefined) => String([setCookie].flat()[0]).split(';')[0];

@@ -7,8 +7,9 @@ import type { Document, Element } from 'domhandler';
 import { findAll, findOne } from 'domutils';
 import { AnalyticsRepository } from '../../src/db/analytics-repository.js';
 import { fixedClock } from '../../src/time.js';
+import { SAMPLE_FIELDS } from '../../src/model/dimensions.js';
 import type { StoredEvent } from '../../src/model/rollup.js';
-import { renderWebsitePage, type WebsiteTraffic } from '../../src/render/index.js';
+import { renderWebsitePage, TOP_LISTS, type TopList, type TopListName, type WebsiteTraffic } from '../../src/render/index.js';
 import { yScale } from '../../src/render/traffic-chart.js';
 import { statsRange } from '../../src/render/stats-range.js';
 import { type TestApp, testApp } from '../helpers/app.js';
@@ -338,6 +339,7 @@ describe('website share page: traffic', () => {
     // What collection never stores (it keeps only a referrer's host), written straight to the
     // tables, so the page is tested on worse than the collector lets through.
     const hostile: StoredEvent = {
+      ...SAMPLE_FIELDS,
       websiteId: id,
       at: Date.parse('2026-03-10T10:03:00Z'),
       createdAt: '2026-03-10T10:03:00.000000Z',
@@ -458,6 +460,13 @@ test('the range: two real days, to ≥ from, at most 366 days; otherwise the las
   assert.deepEqual(statsRange({ from: '2024-02-01', to: undefined }, clock), fallback);
 });
 
+/** Every top list, empty. */
+function emptyLists(): Record<TopListName, TopList> {
+  const lists = {} as Record<TopListName, TopList>;
+  for (const name of TOP_LISTS) lists[name] = { total: 0, rows: [] };
+  return lists;
+}
+
 test('a top list shows its first 10 values and says how many there are', () => {
   const none = { total: 0, rows: [] };
   const pages = Array.from({ length: 12 }, (_, i) => ({ value: `/p${i}`, count: 20 - i }));
@@ -467,7 +476,7 @@ test('a top list shows its first 10 values and says how many there are', () => {
     today: '2026-03-10',
     fellBack: false,
     days: [{ day: '2026-03-10', visitors: 5, pageviews: 12 }],
-    lists: { page: { total: 12, rows: pages }, referrer: none, country: none, browser: none, device: none, event: none },
+    lists: { ...emptyLists(), page: { total: 12, rows: pages } },
     props: { keys: none, key: null, asked: null, values: none },
     origin: 'https://rankscope.test',
   };

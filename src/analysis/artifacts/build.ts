@@ -63,6 +63,7 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
       src: resolveNonBlank(img.src),
       source: source === null ? null : resolve(source),
       alt: img.alt,
+      sized: img.sized,
       lazy: img.loading?.trim().toLowerCase() === 'lazy',
       format: source === null ? '' : imageFormat(source, img.type, pathname),
       pictureFormats: img.pictureSources === null ? null : formatsOf(img.pictureSources),
@@ -78,6 +79,7 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
       lang: c.lang,
       inlineStyles: c.inlineStyles,
       atAttributeValues: c.atAttributeValues,
+      duplicateIds: c.duplicateIds,
     },
     head: {
       titles,
@@ -91,6 +93,11 @@ export function buildArtifacts(html: string, finalUrl: string): Artifacts {
         titles: placed(c.titles, c.titlePlaces, Place.Stray),
         metas: placed(c.metas, c.metaPlaces, Place.Stray),
         links: placed(c.links, c.linkPlaces, Place.Stray),
+      },
+      body: {
+        titles: placed(c.titles, c.titlePlaces, Place.Body),
+        metas: placed(c.metas, c.metaPlaces, Place.Body),
+        links: placed(c.links, c.linkPlaces, Place.Body),
       },
     },
     text: {

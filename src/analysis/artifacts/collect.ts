@@ -20,6 +20,8 @@ export interface RawImage {
   src: string | null;
   srcset: string | null;
   alt: string | null;
+  /** Both `width` and `height` attributes are present. */
+  sized: boolean;
   loading: string | null;
   type: string | null;
   /** The sources of the innermost enclosing `<picture>` (shared by its images), or null outside one. */
@@ -62,8 +64,13 @@ export interface Collected {
   schemaSources: SchemaSource[];
   inlineStyles: string[];
   atAttributeValues: string[];
+  /** `id` values seen on more than one element (the first DUPLICATE_IDS_NAMED) and how many. */
+  duplicateIds: { names: string[]; count: number };
   visibleText: string;
 }
+
+/** Duplicate ids named per page (the rest are counted). */
+export const DUPLICATE_IDS_NAMED = 10;
 
 /** Stands in for an anchor's resolved URL until build.ts resolves it. */
 export const UNRESOLVED: PageUrl = Object.freeze({ url: '', scheme: null, host: '', internal: false });
@@ -209,8 +216,11 @@ export function collect(html: string): Collected {
     schemaSources: [],
     inlineStyles: [],
     atAttributeValues: [],
+    duplicateIds: { names: [], count: 0 },
     visibleText: '',
   };
+  // Every id seen, and whether it was seen again (a duplicate is counted once).
+  const ids = new Map<string, boolean>();
   // The open elements' names and flag bits, innermost last.
   const names: string[] = [];
   const flags: number[] = [];
@@ -270,6 +280,14 @@ export function collect(html: string): Collected {
           const key = attributes.names[i];
           if (key === 'style') style = value;
           else if (key === 'itemscope') itemscope = true;
+          else if (key === 'id' && value !== '') {
+            const again = ids.get(value);
+            if (again === undefined) ids.set(value, false);
+            else if (!again) {
+              ids.set(value, true);
+              if (c.duplicateIds.count++ < DUPLICATE_IDS_NAMED) c.duplicateIds.names.push(value);
+            }
+          }
         }
       }
       if (style !== null && svgDepth === 0 && name !== 'svg') {
@@ -331,7 +349,11 @@ export function collect(html: string): Collected {
           break;
         }
         case LINK:
-          c.links.push({ rel: tokens(attributes.get('rel')), href: attributes.get('href') });
+          c.links.push({
+            rel: tokens(attributes.get('rel')),
+            href: attributes.get('href'),
+            hreflang: attributes.get('hreflang'),
+          });
           c.linkPlaces.push(place);
           break;
         case BASE: {
@@ -368,6 +390,7 @@ export function collect(html: string): Collected {
             src: attributes.get('src'),
             srcset: attributes.get('srcset'),
             alt: attributes.get('alt'),
+            sized: attributes.get('width') !== null && attributes.get('height') !== null,
             loading: attributes.get('loading'),
             type: attributes.get('type'),
             pictureSources: pictures.length > 0 ? pictures[pictures.length - 1] : null,

@@ -34,6 +34,8 @@ export interface HeadLink {
   /** `rel` tokens, lower-cased. */
   rel: string[];
   href: string | null;
+  /** `hreflang` as written; null when absent. */
+  hreflang: string | null;
 }
 
 /** Titles, metas and links that an early close of the head pushed into the body (§4.1 "Head"). */
@@ -57,6 +59,8 @@ export interface Head {
   /** What closed the head early: `<iframe>`, or `#text` for text; null when nothing did. */
   closedBy: string | null;
   stray: StrayHead;
+  /** Titles, metas and links written in the body (after `<body>` or the head's normal end): never head content. */
+  body: StrayHead;
 }
 
 export interface Text {
@@ -83,6 +87,8 @@ export interface DocumentFacts {
   inlineStyles: string[];
   /** Attribute values that contain `@`, in document order. */
   atAttributeValues: string[];
+  /** `id` values found on more than one element: the first few (document order) and how many in all. */
+  duplicateIds: { names: string[]; count: number };
 }
 
 export interface Heading {
@@ -110,6 +116,8 @@ export interface Image {
   /** The URL the image stands for (src, else its first srcset URL), resolved; null: not an image. */
   source: PageUrl | null;
   alt: string | null;
+  /** The `width` and `height` attributes are both present. */
+  sized: boolean;
   /** `loading="lazy"`. */
   lazy: boolean;
   /** The format of `source` (`jpg`, `webp`, `svg`, …; '' when nothing says). */

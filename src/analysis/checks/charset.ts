@@ -21,6 +21,7 @@ function metaCharset(metas: readonly Meta[]): string | null {
 /** A declared encoding: <meta charset>, then the http-equiv form, then the HTTP header (§5.2). */
 export const charset = defineCheck({
   name: 'charset',
+  position: 220,
   importance: 'medium',
   title: 'Character encoding',
   why: 'A declared encoding makes browsers display every character of the page correctly.',

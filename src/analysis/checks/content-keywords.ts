@@ -6,6 +6,7 @@ import { countOf } from './shapes.js';
 /** At least one title word occurs among the words of the visible text (§5.1). */
 export const contentKeywords = defineCheck({
   name: 'content_keywords',
+  position: 40,
   importance: 'high',
   title: 'Content keywords',
   why: 'Words from the title that also appear in the text confirm to search engines what the page is about.',

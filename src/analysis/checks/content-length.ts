@@ -6,6 +6,7 @@ import { LimitPayload, limitOf } from './shapes.js';
 /** Words of the visible text (§5.3). */
 export const contentLength = defineCheck({
   name: 'content_length',
+  position: 200,
   importance: 'low',
   title: 'Content length',
   why: 'Pages with substantial text tend to rank better than thin ones for informational searches.',

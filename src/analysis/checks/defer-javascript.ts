@@ -6,6 +6,7 @@ import { countOf } from './shapes.js';
 /** External scripts that block parsing: no defer, no async, not a module (§5.3). */
 export const deferJavascript = defineCheck({
   name: 'defer_javascript',
+  position: 110,
   importance: 'low',
   title: 'Deferred JavaScript',
   why: 'Scripts without defer or async stop the browser from rendering the page until they have loaded and run.',

@@ -8,7 +8,7 @@
 // It is also the one place a CheckResult is assembled, so key order (`passed, importance, value,
 // errors[, omitted]`), "exactly one error key" (the one addition: a head check's
 // `head_closed_by`, after the main key; docs/checks.md §4.1 "Head") and the caps on what a check
-// object holds (bounds.ts) hold for all 33.
+// object holds (bounds.ts) hold for every check.
 //
 // Stored reports may be any JSON (older versions, hand-edited rows): before the typed summary or
 // view sees a stored value or payload, it is checked against its schema (`Value.Check`); one
@@ -20,7 +20,7 @@ import type { Artifacts } from '../artifacts/index.js';
 import { boundCheck } from '../bounds.js';
 import type { AnalysisConfig } from '../config.js';
 import { capsFor, type Measured } from '../size-budget.js';
-import type { CheckName, CheckResult, Importance, PageSnapshot } from '../types.js';
+import type { CheckResult, Importance, PageSnapshot } from '../types.js';
 import type { ViewDescriptor, ViewFor } from './views.js';
 
 export interface CheckContext {
@@ -76,8 +76,14 @@ export interface Reading<V, E extends ErrorSchemas> {
   cuts: Cuts;
 }
 
-export interface CheckDefinition<VS extends TSchema, E extends ErrorSchemas> {
-  name: CheckName;
+export interface CheckDefinition<N extends string, VS extends TSchema, E extends ErrorSchemas> {
+  /** The key in `results` (snake_case). */
+  name: N;
+  /**
+   * Where the check stands in every `results` object: the report lists checks by ascending
+   * position (docs/checks.md §5 has the table). Spaced by 10, so a new check fits between two.
+   */
+  position: number;
   importance: Importance;
   /** Human label, e.g. "Title tag". */
   title: string;
@@ -119,15 +125,18 @@ export interface StoredParts {
 }
 
 /** A defined check, as the engine runs it and as stored reports are read through it. */
-export interface Check {
-  readonly name: CheckName;
+export interface Check<N extends string = string> {
+  readonly name: N;
+  readonly position: number;
   readonly importance: Importance;
+  /** The keys `errors` may hold (besides a head check's `head_closed_by`). */
+  readonly errorKeys: readonly string[];
   readonly title: string;
   readonly why: string;
   readonly fix: string;
   readonly headClosedLead: string | null;
-  /** The full, uncut check object (for runChecks, which fits all 33 into the size budget). */
-  measure(ctx: CheckContext): Measured;
+  /** The full, uncut check object (for runChecks, which fits them all into the size budget). */
+  measure(ctx: CheckContext): Measured<N>;
   /** The check object as a report stores it on its own: cut to REPORT_CAPS. */
   run(ctx: CheckContext): CheckResult;
   /** The one-line summary of a stored result; null when not understood. */
@@ -138,9 +147,11 @@ export interface Check {
   errorView(key: string, payload: unknown): ViewDescriptor | null | undefined;
 }
 
-export function defineCheck<VS extends TSchema, E extends ErrorSchemas>(def: CheckDefinition<VS, E>): Check {
-  const { name, importance } = def;
-  const measure = (ctx: CheckContext): Measured => {
+export function defineCheck<N extends string, VS extends TSchema, E extends ErrorSchemas>(
+  def: CheckDefinition<N, VS, E>,
+): Check<N> {
+  const { name, position, importance } = def;
+  const measure = (ctx: CheckContext): Measured<N> => {
     const { value, failure, maxItems } = def.run(ctx);
     const result: CheckResult = { passed: failure === undefined, importance, value };
     if (failure !== undefined) {
@@ -153,7 +164,9 @@ export function defineCheck<VS extends TSchema, E extends ErrorSchemas>(def: Che
   const payloadMatches = (key: keyof E & string, payload: unknown) => Value.Check(def.errors[key], payload);
   return {
     name,
+    position,
     importance,
+    errorKeys: Object.keys(def.errors),
     title: def.title,
     why: def.why,
     fix: def.fix,

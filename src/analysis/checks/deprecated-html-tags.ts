@@ -5,6 +5,7 @@ import { defineCheck, fail } from './define-check.js';
 /** Elements from the configured deprecated list; a single one fails (§5.3). */
 export const deprecatedHtmlTags = defineCheck({
   name: 'deprecated_html_tags',
+  position: 230,
   importance: 'low',
   title: 'Deprecated HTML tags',
   why: 'Obsolete tags such as <font> and <center> may render inconsistently and mix styling into the content.',

@@ -6,6 +6,7 @@ import { LimitPayload, limitOf } from './shapes.js';
 /** Elements in the parsed document (§5.3). */
 export const domSize = defineCheck({
   name: 'dom_size',
+  position: 120,
   importance: 'low',
   title: 'DOM size',
   why: 'A page with very many elements uses more memory and takes longer to lay out and update.',

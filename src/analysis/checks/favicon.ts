@@ -9,6 +9,7 @@ import { headClosedBy } from './head-closed.js';
 /** A declared icon link, else a /favicon.ico answering 200 with an image (§5.2). */
 export const favicon = defineCheck({
   name: 'favicon',
+  position: 190,
   importance: 'medium',
   title: 'Favicon',
   why: 'The favicon identifies the site in browser tabs, bookmarks and some search results.',

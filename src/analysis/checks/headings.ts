@@ -8,6 +8,7 @@ const LEVELS = [1, 2, 3, 4, 5, 6];
 /** Exactly one h1, not the same text as the title, ignoring case (§5.1). */
 export const headings = defineCheck({
   name: 'headings',
+  position: 30,
   importance: 'high',
   title: 'Headings',
   why: 'One clear h1 tells readers and search engines what the page is about; the other headings outline it.',

@@ -7,6 +7,7 @@ import { Groups, groupSizes, LimitPayload, limitOf, sum } from './shapes.js';
 /** Resources the markup makes a browser fetch, one per element (§5.2). */
 export const httpRequests = defineCheck({
   name: 'http_requests',
+  position: 100,
   importance: 'medium',
   title: 'HTTP requests',
   why: 'Every script, stylesheet, image and frame the page requests adds to its loading time.',

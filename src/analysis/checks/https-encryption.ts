@@ -4,6 +4,7 @@ import { defineCheck, fail } from './define-check.js';
 /** The final URL is https, so an http URL redirecting to https passes (§5.1). */
 export const httpsEncryption = defineCheck({
   name: 'https_encryption',
+  position: 160,
   importance: 'high',
   title: 'HTTPS encryption',
   why: 'HTTPS protects visitors’ data, browsers mark plain HTTP pages as not secure, and search engines prefer HTTPS.',

@@ -7,6 +7,7 @@ import { countOf, LinkItems, type LinkItem } from './shapes.js';
 /** Every image is in a listed format, SVG, or inside a <picture> offering a listed format (§5.2). */
 export const imageFormat = defineCheck({
   name: 'image_format',
+  position: 60,
   importance: 'medium',
   title: 'Modern image formats',
   why: 'AVIF and WebP images are much smaller than JPEG, PNG or GIF at the same quality, so pages load faster.',

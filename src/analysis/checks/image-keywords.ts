@@ -7,6 +7,7 @@ import { countOf, LinkItems, type LinkItem } from './shapes.js';
 /** Every image (src or srcset) has a non-blank alt (§5.1). */
 export const imageKeywords = defineCheck({
   name: 'image_keywords',
+  position: 50,
   importance: 'high',
   title: 'Image alt text',
   why: 'Alt text describes images to screen-reader users and to search engines, which cannot see them.',

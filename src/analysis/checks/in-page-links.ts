@@ -7,6 +7,7 @@ const SKIPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'tel:']);
 /** At most 150 links (not blank, fragment-only, javascript:, mailto: or tel:), split into internal and external (§5.2). */
 export const inPageLinks = defineCheck({
   name: 'in_page_links',
+  position: 70,
   importance: 'medium',
   title: 'In-page links',
   why: 'A page with too many links dilutes the value passed to each and is harder for people to use.',

@@ -6,6 +6,7 @@ import { countOf } from './shapes.js';
 /** At most one element with a style attribute, SVG markup aside (§5.3); the first 50 are listed, the rest counted in `omitted`. */
 export const inlineCss = defineCheck({
   name: 'inline_css',
+  position: 330,
   importance: 'low',
   title: 'Inline CSS',
   why: 'Style attributes mix presentation into the content, bloat the HTML and cannot be cached.',

@@ -5,6 +5,7 @@ import { defineCheck, fail } from './define-check.js';
 /** A non-blank `lang` on `<html>`, kept as written (§5.2). */
 export const language = defineCheck({
   name: 'language',
+  position: 180,
   importance: 'medium',
   title: 'Language',
   why: 'The declared language lets search engines serve the page to the right audience and screen readers pronounce it correctly.',

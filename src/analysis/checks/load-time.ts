@@ -6,6 +6,7 @@ import { LimitPayload, limitOf } from './shapes.js';
 /** Seconds from the first request to the last body byte (§5.2). */
 export const loadTime = defineCheck({
   name: 'load_time',
+  position: 80,
   importance: 'medium',
   title: 'Load time',
   why: 'Slow pages lose visitors, and page speed is a ranking signal.',

@@ -4,6 +4,7 @@ import { namedMetaCheck } from './meta.js';
 /** A non-blank `<meta name="description">` in the head; the last non-blank one counts (§5.1). */
 export const metaDescription = namedMetaCheck({
   check: 'meta_description',
+  position: 20,
   importance: 'high',
   meta: 'description',
   title: 'Meta description',

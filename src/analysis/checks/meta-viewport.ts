@@ -4,6 +4,7 @@ import { namedMetaCheck } from './meta.js';
 /** A non-blank `<meta name="viewport">` in the head (§5.2). */
 export const metaViewport = namedMetaCheck({
   check: 'meta_viewport',
+  position: 150,
   importance: 'medium',
   meta: 'viewport',
   title: 'Meta viewport',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Meta } from '../artifacts/index.js';
 import { collapse } from '../text.js';
-import type { CheckName, Importance } from '../types.js';
+import type { Importance } from '../types.js';
 import { defineCheck, fail } from './define-check.js';
 import { headClosedBy } from './head-closed.js';
 
@@ -14,8 +14,9 @@ export function lastMetaContent(metas: readonly Meta[], name: string): string | 
   return found;
 }
 
-interface NamedMeta {
-  check: CheckName;
+interface NamedMeta<N extends string> {
+  check: N;
+  position: number;
   importance: Importance;
   /** The `name` of the meta tag. */
   meta: string;
@@ -30,9 +31,10 @@ interface NamedMeta {
 }
 
 /** A check that a non-blank head `<meta name=…>` is present: meta_description, meta_viewport. */
-export function namedMetaCheck(m: NamedMeta) {
+export function namedMetaCheck<N extends string>(m: NamedMeta<N>) {
   return defineCheck({
     name: m.check,
+    position: m.position,
     importance: m.importance,
     title: m.title,
     why: m.why,

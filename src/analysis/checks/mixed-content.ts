@@ -14,6 +14,7 @@ function plainHttp(resources: readonly (PageUrl | null)[]): string[] {
 /** On an https page, subresources loaded over http (§5.2). */
 export const mixedContent = defineCheck({
   name: 'mixed_content',
+  position: 280,
   importance: 'medium',
   title: 'Mixed content',
   why: 'Resources loaded over plain HTTP on an HTTPS page are blocked by browsers or weaken the page’s security.',

@@ -22,6 +22,7 @@ function headerDirectives(value: string, token: string): string | null {
 /** No noindex/none in robots meta tags or X-Robots-Tag headers (§5.1). */
 export const noindex = defineCheck({
   name: 'noindex',
+  position: 250,
   importance: 'high',
   title: 'Indexing allowed',
   why: 'A noindex directive keeps the page out of search results entirely.',

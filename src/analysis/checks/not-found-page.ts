@@ -4,6 +4,7 @@ import { defineCheck, fail } from './define-check.js';
 /** A made-up URL answers 404 or 410 (§5.1). */
 export const notFoundPage = defineCheck({
   name: '404_page',
+  position: 240,
   importance: 'high',
   title: '404 page',
   why: 'A missing page must answer with a 404 status, or search engines may index error pages as real content.',

@@ -6,6 +6,7 @@ import { LimitPayload, limitOf } from './shapes.js';
 /** Body bytes on the wire of the final response (§5.2). */
 export const pageSize = defineCheck({
   name: 'page_size',
+  position: 90,
   importance: 'medium',
   title: 'Page size',
   why: 'A large HTML document takes longer to download, especially on mobile connections.',

@@ -18,6 +18,7 @@ function* addresses(text: string): Generator<string> {
 /** E-mail addresses in visible text and attribute values (§5.3). */
 export const plaintextEmail = defineCheck({
   name: 'plaintext_email',
+  position: 310,
   importance: 'low',
   title: 'Plain-text e-mail addresses',
   why: 'Addresses visible in the page’s source are harvested by spam bots.',

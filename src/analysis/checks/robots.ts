@@ -6,6 +6,7 @@ import { defineCheck, fail } from './define-check.js';
 /** robots.txt lets our token fetch the final URL (RFC 9309, §5.1). */
 export const robots = defineCheck({
   name: 'robots',
+  position: 260,
   importance: 'high',
   title: 'robots.txt',
   why: 'If robots.txt disallows the page, search engines will not crawl it.',

@@ -33,6 +33,7 @@ function formatProblems(url: string): string[] {
 /** Title words in the host or path (keyword rule); a clean path and a short query (format rule) (§5.1). */
 export const seoFriendlyUrl = defineCheck({
   name: 'seo_friendly_url',
+  position: 170,
   importance: 'high',
   title: 'SEO-friendly URL',
   why: 'Short, readable URLs containing the page’s keywords are easier to share and tell search engines what the page is about.',

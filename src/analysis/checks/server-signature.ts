@@ -6,6 +6,7 @@ import { defineCheck, fail } from './define-check.js';
 /** No version number in Server and no X-Powered-By (§5.2). */
 export const serverSignature = defineCheck({
   name: 'server_signature',
+  position: 290,
   importance: 'medium',
   title: 'Server signature',
   why: 'Headers that reveal server software versions help attackers find known vulnerabilities.',

@@ -28,6 +28,7 @@ function sitemapsOf(snapshot: PageSnapshot): string[] {
 /** Sitemap: lines in robots.txt, else an XML /sitemap.xml (§5.3). */
 export const sitemap = defineCheck({
   name: 'sitemap',
+  position: 270,
   importance: 'low',
   title: 'Sitemap',
   why: 'A sitemap helps search engines find every page of the site.',

@@ -18,6 +18,7 @@ const GROUP_OF_HOST = new Map(GROUPS.flatMap(([group, hosts]) => hosts.map((host
 /** Links to the main social networks (§5.3). */
 export const social = defineCheck({
   name: 'social',
+  position: 320,
   importance: 'low',
   title: 'Social links',
   why: 'Links to the site’s social profiles help visitors follow it and connect its presence across platforms.',

@@ -71,6 +71,7 @@ function schemaOrgItems(sources: readonly SchemaSource[]): unknown[] {
 /** Open Graph, Twitter card and schema.org data anywhere in the document (§5.2). */
 export const structuredData = defineCheck({
   name: 'structured_data',
+  position: 140,
   importance: 'medium',
   title: 'Structured data',
   why: 'Open Graph, Twitter card and Schema.org data control how the page appears in search results and when shared.',

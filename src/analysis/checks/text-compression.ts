@@ -8,6 +8,7 @@ const COMPRESSIONS = new Set(['gzip', 'br', 'deflate', 'zstd']);
 /** The final response carries a compressing Content-Encoding (§5.1). */
 export const textCompression = defineCheck({
   name: 'text_compression',
+  position: 130,
   importance: 'high',
   title: 'Text compression',
   why: 'Compressing HTML with gzip or Brotli usually cuts its transfer size by 70% or more.',

@@ -12,6 +12,7 @@ function percent(a: number, b: number): number {
 /** Visible text as a share of the decoded HTML, in code points (§5.3). */
 export const textHtmlRatio = defineCheck({
   name: 'text_html_ratio',
+  position: 210,
   importance: 'low',
   title: 'Text-to-HTML ratio',
   why: 'A low share of visible text suggests heavy markup or thin content.',

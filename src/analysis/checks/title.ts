@@ -8,6 +8,7 @@ import { LimitPayload, limitOf } from './shapes.js';
 /** Exactly one non-blank head <title>, 1–60 code points (§5.1). */
 export const title = defineCheck({
   name: 'title',
+  position: 10,
   importance: 'high',
   title: 'Title tag',
   why: 'The title is the headline search engines show for the page and the name of its browser tab.',

@@ -6,6 +6,7 @@ import { countOf } from './shapes.js';
 /** External target=_blank links without noopener or noreferrer (§5.2). */
 export const unsafeCrossOriginLinks = defineCheck({
   name: 'unsafe_cross_origin_links',
+  position: 300,
   importance: 'medium',
   title: 'Unsafe cross-origin links',
   why: 'A page opened with target="_blank" can redirect the page that opened it unless the link has rel="noopener".',

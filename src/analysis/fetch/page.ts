@@ -18,6 +18,8 @@ export interface FetchedPage {
   html: string;
   charsetUsed: string;
   loadTime: number;
+  /** Milliseconds from sending the request to the final response's headers. */
+  headersMs: number;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -70,6 +72,8 @@ export interface OtherAnswer {
   /** The redirect's Location, resolved; null when there is none or it does not resolve. */
   location: string | null;
   contentType: string | null;
+  /** Milliseconds from sending the request to the response's headers. */
+  headersMs: number;
 }
 
 export async function fetchPage(session: FetchSession, url: URL, options: FetchPageOptions = {}): Promise<FetchedPage> {
@@ -106,10 +110,11 @@ async function fetchAnswer(
         'accept-encoding': ACCEPT_ENCODING,
       },
     });
+    const headersMs = Math.round(performance.now() - started);
     const contentType = firstHeader(response.headers['content-type'])?.trim() || null;
     if (options.everyAnswer && !isHtmlSuccess(response.statusCode, contentType)) {
       await discardBody(response.body);
-      return { status: response.statusCode, location: locationOf(finalUrl, response.headers.location), contentType };
+      return { status: response.statusCode, location: locationOf(finalUrl, response.headers.location), contentType, headersMs };
     }
     let codings: string[];
     try {
@@ -146,6 +151,7 @@ async function fetchAnswer(
       html,
       charsetUsed: charset,
       loadTime,
+      headersMs,
     };
   });
 }

@@ -1,12 +1,30 @@
 import '../formats.js'; // the formats these schemas name
 import { Type } from '@sinclair/typebox';
+import { type Counting, DIMENSIONS } from '../../model/dimensions.js';
 import { MAX_PROP_KEY } from '../../tracking/event-input.js';
-import { MAX_RANGE_DAYS, STAT_PARAMETER_NAMES } from '../../tracking/stats-service.js';
+import { MAX_RANGE_DAYS, STAT_ALIASES, STAT_PARAMETER_NAMES } from '../../tracking/stats-service.js';
 import { PER_PAGE_VALUES } from '../../http/pagination.js';
 import { IntegerEnum, Page, Paginated, Search, Sort, StringEnum } from '../../http/schemas.js';
 
 /** Stats pages are shorter than the other lists (phpAnalytics' default). */
 export const STATS_PER_PAGE = 10;
+
+/** What the lists that do not count visitors count, by their counting rule (model/dimensions.ts). */
+const COUNTED: Partial<Record<Counting, string>> = { pageview: 'pageviews', visit: 'visits', event: 'custom events' };
+
+/** `page: pageviews; landing_page: visits; …`: the lists that count something else than visitors. */
+function countedList(): string {
+  return DIMENSIONS.filter((d) => !('series' in d) && COUNTED[d.counts] !== undefined)
+    .map((d) => `${d.name}: ${COUNTED[d.counts]}`)
+    .join('; ');
+}
+
+/** `pageview, …, operating_system (os)`: an alias that is its name's start needs no name beside it. */
+function aliasList(): string {
+  return Object.entries(STAT_ALIASES)
+    .map(([alias, name]) => (name.startsWith(alias) ? alias : `${alias} (${name})`))
+    .join(', ');
+}
 
 const Day = (description: string) => Type.String({ format: 'date', description });
 
@@ -14,9 +32,8 @@ export const StatsQuery = Type.Object({
   name: StringEnum(STAT_PARAMETER_NAMES, {
     description:
       'pageviews and visitors: one row per day (zero-filled); pageviews_hours and visitors_hours: 24 rows, 00–23 (UTC); ' +
-      'page: pageviews; landing_page: visits; event: custom events; prop: the values of the custom property `prop` ' +
-      '(events); the others: visitors, counted once per value per day. ' +
-      'Aliases: pageview, visitor, operating_system (os), screen_resolution (resolution).',
+      `${countedList()}; prop: the values of the custom property \`prop\` ` +
+      `(events); the others: visitors, counted once per value per day. Aliases: ${aliasList()}.`,
   }),
   from: Day('First day, YYYY-MM-DD (UTC), included'),
   to: Day(

@@ -10,17 +10,10 @@ import type { ApiAnswer } from '../api-client.js';
 import { pathId } from '../api-answers.js';
 import { apiFor, notFoundAppPage, formFields, queryFields, redirectWithNotice, sendAppPage, signedIn } from '../context.js';
 import type { PageModule } from '../deps.js';
-import {
-  type CrawlForm,
-  type CrawlIssueJson,
-  type CrawlJson,
-  type CrawlPageJson,
-  crawlDetailMain,
-  crawlsListMain,
-  type ListMeta,
-} from '../render/crawls.js';
+import { type CrawlForm, crawlDetailMain, crawlsListMain } from '../render/crawls.js';
 import type { FieldErrors } from '../render/forms.js';
 import { dashboardSchema } from '../route-schema.js';
+import type { CrawlIssue, CrawlPage, ListOf, One } from '../api-types.js';
 
 const LIST_PER_PAGE = 25;
 const PAGES_PER_PAGE = 50;
@@ -40,11 +33,6 @@ function crawlsSchema(summary: string, kind: 'page' | 'form') {
 
 /** The progress JSON: the API's Crawl, flat (the script reads status and the counts by name). */
 const progressResponse = Type.Ref(Crawl, { description: 'The crawl with its live counts, the API’s Crawl fields' });
-
-interface Paginated<T> {
-  data: T[];
-  meta: ListMeta;
-}
 
 /** An API answer no page expects (never a rate limit: dashboard calls have none): a bug, left to the error handler. */
 function apiRefused(_request: FastifyRequest, _reply: FastifyReply, answer: ApiAnswer): never {
@@ -67,7 +55,7 @@ export const crawlsPages: PageModule = (app, deps) => {
     const { csrf } = signedIn(request);
     const query = queryFields(request);
     const api = apiFor(request, deps.api);
-    const answer = await api.get<Paginated<CrawlJson>>('/crawls', { per_page: LIST_PER_PAGE, page: query.page });
+    const answer = await api.get<ListOf<typeof Crawl>>('/crawls', { per_page: LIST_PER_PAGE, page: query.page });
     if (answer.status !== 200) return apiRefused(request, reply, answer);
     const list = answer.body;
     return sendAppPage(
@@ -104,10 +92,7 @@ export const crawlsPages: PageModule = (app, deps) => {
         max_pages: lastValue(fields.max_pages) ?? '',
         sitemap: lastValue(fields.sitemap) ?? '0',
       };
-      const answer = await apiFor(request, deps.api).post<{ data: CrawlJson; errors?: FieldErrors; message?: string }>(
-        '/crawls',
-        body,
-      );
+      const answer = await apiFor(request, deps.api).post<One<typeof Crawl>>('/crawls', body);
       if (answer.status === 202) {
         return redirectWithNotice(reply, `/app/crawls/${answer.body.data.id}`, 'Crawl started. Its counts update while it runs.');
       }
@@ -136,14 +121,14 @@ export const crawlsPages: PageModule = (app, deps) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const api = apiFor(request, deps.api);
-      const shown = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
+      const shown = await api.get<One<typeof Crawl>>(`/crawls/${id}`);
       if (shown.status === 404) return notFoundAppPage(request, reply);
       if (shown.status !== 200) return apiRefused(request, reply, shown);
       const crawl = shown.body.data;
       const query = queryFields(request);
       const [issues, pages] = await Promise.all([
-        api.get<Paginated<CrawlIssueJson>>(`/crawls/${id}/issues`, { per_page: ISSUES_PER_PAGE, page: query.issues_page }),
-        api.get<Paginated<CrawlPageJson>>(`/crawls/${id}/pages`, { per_page: PAGES_PER_PAGE, page: query.page }),
+        api.get<ListOf<typeof CrawlIssue>>(`/crawls/${id}/issues`, { per_page: ISSUES_PER_PAGE, page: query.issues_page }),
+        api.get<ListOf<typeof CrawlPage>>(`/crawls/${id}/pages`, { per_page: PAGES_PER_PAGE, page: query.page }),
       ]);
       for (const answer of [issues, pages]) if (answer.status !== 200) return apiRefused(request, reply, answer);
       const issueList = issues.body;
@@ -183,7 +168,7 @@ export const crawlsPages: PageModule = (app, deps) => {
     async (request, reply) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
-      const shown = await apiFor(request, deps.api).get<{ data: CrawlJson }>(`/crawls/${id}`);
+      const shown = await apiFor(request, deps.api).get<One<typeof Crawl>>(`/crawls/${id}`);
       if (shown.status === 404) return notFoundAppPage(request, reply);
       if (shown.status !== 200) return apiRefused(request, reply, shown);
       return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(shown.body.data);
@@ -235,10 +220,10 @@ export const crawlsPages: PageModule = (app, deps) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const api = apiFor(request, deps.api);
-      const before = await api.get<{ data: CrawlJson }>(`/crawls/${id}`);
+      const before = await api.get<One<typeof Crawl>>(`/crawls/${id}`);
       if (before.status === 404) return notFoundAppPage(request, reply);
       if (before.status !== 200) return apiRefused(request, reply, before);
-      const answer = await api.delete<{ data: CrawlJson }>(`/crawls/${id}`);
+      const answer = await api.delete<One<typeof Crawl>>(`/crawls/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status !== 200) return redirectWithNotice(reply, `/app/crawls/${id}`, 'The crawl could not be cancelled.', true);
       const wasActive = ['queued', 'running'].includes(before.body.data.status);

@@ -19,6 +19,7 @@ import {
   shortUrl,
 } from '../render/monitors.js';
 import { dashboardSchema } from '../route-schema.js';
+import type { ListOf, Monitor, One, Report } from '../api-types.js';
 
 const PER_PAGE = 25;
 /** Reports looked up one by one on a list page when the newest ones do not hold them. */
@@ -30,15 +31,15 @@ type Api = ReturnType<typeof apiFor>;
 
 /** The account's newest reports (for the report choice and the list's names). */
 async function newestReports(api: Api): Promise<{ reports: ReportChoice[]; total: number }> {
-  const answer = await api.get('/reports', { per_page: 100, sort_by: 'id', sort: 'desc' });
+  const answer = await api.get<ListOf<typeof Report>>('/reports', { per_page: 100, sort_by: 'id', sort: 'desc' });
   if (answer.status !== 200) throw failedRead(answer, 'reports');
-  const reports = (answer.body.data as { id: number; url: string }[]).map((r) => ({ id: r.id, url: r.url }));
+  const reports = answer.body.data.map((r) => ({ id: r.id, url: r.url }));
   return { reports, total: listMeta(answer.body).total };
 }
 
 async function reportUrl(api: Api, id: number): Promise<string | null> {
-  const answer = await api.get(`/reports/${id}`);
-  return answer.status === 200 && typeof answer.body?.data?.url === 'string' ? answer.body.data.url : null;
+  const answer = await api.get<One<typeof Report>>(`/reports/${id}`);
+  return answer.status === 200 ? answer.body.data.url : null;
 }
 
 export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
@@ -94,9 +95,9 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
 
   app.get('/monitors', { schema: dashboardSchema('Monitors: the list (page), newest first', 'page') }, async (request, reply) => {
     const api = apiFor(request, deps.api);
-    const answer = await api.get('/monitors', { per_page: PER_PAGE, page: pageOf(queryFields(request)) });
+    const answer = await api.get<ListOf<typeof Monitor>>('/monitors', { per_page: PER_PAGE, page: pageOf(queryFields(request)) });
     if (answer.status !== 200) throw failedRead(answer, 'monitors');
-    const monitors = answer.body.data as MonitorView[];
+    const monitors = answer.body.data;
     const { reports: newest, total: reportCount } = await newestReports(api);
     const names = new Map(newest.map((r) => [r.id, r.url]));
     const missing = [...new Set(monitors.map((m) => m.report_id).filter((id) => !names.has(id)))];
@@ -128,9 +129,9 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     },
     async (request, reply) => {
       const fields = formFields(request);
-      const answer = await apiFor(request, deps.api).post('/monitors', fields);
+      const answer = await apiFor(request, deps.api).post<One<typeof Monitor>>('/monitors', fields);
       if (answer.status === 201) {
-        const m = answer.body.data as MonitorView;
+        const m = answer.body.data;
         const next = parseTimestamp(m.next_run_at);
         return redirectWithNotice(
           reply,
@@ -149,7 +150,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     async (request, reply) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
-      const answer = await apiFor(request, deps.api).get(`/monitors/${id}`);
+      const answer = await apiFor(request, deps.api).get<One<typeof Monitor>>(`/monitors/${id}`);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status !== 200) throw failedRead(answer, 'a monitor');
       return sendMonitorPage(request, reply, answer.body.data);
@@ -169,11 +170,11 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const fields = formFields(request);
-      const answer = await api.put(`/monitors/${id}`, fields);
+      const answer = await api.put<One<typeof Monitor>>(`/monitors/${id}`, fields);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 200) return redirectWithNotice(reply, `/app/monitors/${id}`, 'Monitor settings saved.');
       if (answer.status === 422) {
-        const current = await api.get(`/monitors/${id}`);
+        const current = await api.get<One<typeof Monitor>>(`/monitors/${id}`);
         if (current.status === 404) return notFoundAppPage(request, reply);
         if (current.status !== 200) throw failedRead(current, 'a monitor');
         return sendMonitorPage(request, reply, current.body.data, { values: fields, errors: answer.body.errors ?? {} });

@@ -11,6 +11,7 @@ import type { FieldErrors } from '../render/forms.js';
 import { type ReportDetail, renderReportDetail } from '../render/reports-detail.js';
 import { type ListPage, type ProjectItem, type ReportItem, renderReportsList } from '../render/reports.js';
 import { dashboardSchema } from '../route-schema.js';
+import type { One, Report } from '../api-types.js';
 import { projectsPages } from './projects.js';
 
 const idParams = Type.Object({ id: Type.String() });
@@ -111,7 +112,7 @@ export const reportsPages: PageModule = (app, deps) => {
     async (request, reply) => {
       const fields = formFields(request);
       const body = { url: fields.url, privacy: fields.privacy, password: fields.password, render: fields.render };
-      const created = await apiFor(request, deps.api).post<{ data: { id: number; result: number } }>('/reports', body);
+      const created = await apiFor(request, deps.api).post<One<typeof Report>>('/reports', body);
       if (created.status === 201) {
         const { id, result } = created.body.data;
         return redirectWithNotice(reply, `/app/reports/${id}`, `Report created: the page scored ${result} out of 100.`);
@@ -177,7 +178,7 @@ export const reportsPages: PageModule = (app, deps) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const { render } = formFields(request);
-      const rerun = await apiFor(request, deps.api).put<{ data: { result: number } }>(`/reports/${id}`, {
+      const rerun = await apiFor(request, deps.api).put<One<typeof Report>>(`/reports/${id}`, {
         results: '1',
         ...(render === undefined ? {} : { render }),
       });

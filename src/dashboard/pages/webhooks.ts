@@ -11,15 +11,14 @@ import type { FieldErrors } from '../render/forms.js';
 import { listMeta, pageOf } from '../render/monitors-common.js';
 import {
   createdWebhookMain,
-  type DeliveryView,
   newWebhookMain,
   type WebhookFormValues,
-  type WebhookView,
   webhookHost,
   webhookListMain,
   webhookMain,
 } from '../render/webhooks.js';
 import { dashboardSchema } from '../route-schema.js';
+import type { ListOf, One, Webhook, WebhookCreated, WebhookDelivery } from '../api-types.js';
 
 const PER_PAGE = 25;
 
@@ -35,12 +34,12 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
     const api = apiFor(request, deps.api);
     const id = pathId(request);
     if (id === null) return notFoundAppPage(request, reply);
-    const shown = await api.get(`/webhooks/${id}`);
+    const shown = await api.get<One<typeof Webhook>>(`/webhooks/${id}`);
     if (shown.status === 404) return notFoundAppPage(request, reply);
     if (shown.status !== 200) throw failedRead(shown, 'a webhook');
-    const webhook = shown.body.data as WebhookView;
+    const webhook = shown.body.data;
     const page = form ? undefined : pageOf(queryFields(request));
-    const listed = await api.get(`/webhooks/${id}/deliveries`, { per_page: PER_PAGE, page });
+    const listed = await api.get<ListOf<typeof WebhookDelivery>>(`/webhooks/${id}/deliveries`, { per_page: PER_PAGE, page });
     if (listed.status !== 200) throw failedRead(listed, 'deliveries');
     return sendAppPage(
       request,
@@ -49,7 +48,7 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
       webhookMain({
         csrf: signedIn(request).csrf,
         webhook,
-        deliveries: listed.body.data as DeliveryView[],
+        deliveries: listed.body.data,
         deliveriesMeta: listMeta(listed.body),
         ...form,
       }),
@@ -65,7 +64,7 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
     );
 
   app.get('/webhooks', { schema: dashboardSchema('Webhooks: the list (page), newest first', 'page') }, async (request, reply) => {
-    const answer = await apiFor(request, deps.api).get('/webhooks', {
+    const answer = await apiFor(request, deps.api).get<ListOf<typeof Webhook>>('/webhooks', {
       per_page: PER_PAGE,
       page: pageOf(queryFields(request)),
     });
@@ -93,9 +92,9 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
     },
     async (request, reply) => {
       const fields = formFields(request);
-      const answer = await apiFor(request, deps.api).post('/webhooks', fields);
+      const answer = await apiFor(request, deps.api).post<One<typeof WebhookCreated>>('/webhooks', fields);
       if (answer.status === 201) {
-        const { secret, ...webhook } = answer.body.data as WebhookView & { secret: string };
+        const { secret, ...webhook } = answer.body.data;
         // Shown in this answer only (no redirect: the secret must not sit in a cookie or a URL).
         return sendAppPage(
           request,
@@ -129,7 +128,7 @@ export const webhooksPages: PageModule = (app, deps: DashboardDeps) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
       const fields = formFields(request);
-      const answer = await apiFor(request, deps.api).put(`/webhooks/${id}`, fields);
+      const answer = await apiFor(request, deps.api).put<One<typeof Webhook>>(`/webhooks/${id}`, fields);
       if (answer.status === 404) return notFoundAppPage(request, reply);
       if (answer.status === 200) return redirectWithNotice(reply, `/app/webhooks/${id}`, 'Webhook settings saved.');
       if (answer.status === 422) return sendWebhookPage(request, reply, { values: fields, errors: answer.body.errors ?? {} });

@@ -21,6 +21,7 @@ import {
   type WebsiteValues,
 } from '../render/websites.js';
 import { dashboardSchema } from '../route-schema.js';
+import type { ListOf, Website } from '../api-types.js';
 
 const PER_PAGE = 25;
 const idParams = Type.Object({ id: Type.String({ description: 'The website id (another account’s answers 404)' }) });
@@ -75,7 +76,7 @@ export const websitesPages: PageModule = (app, deps) => {
       const query = queryFields(request);
       const search = (query.search ?? '').trim();
       const page = /^[1-9][0-9]{0,8}$/.test(query.page ?? '') ? Number(query.page) : 1;
-      const answer = await apiFor(request, deps.api).get('/websites', {
+      const answer = await apiFor(request, deps.api).get<ListOf<typeof Website>>('/websites', {
         search,
         page,
         per_page: PER_PAGE,

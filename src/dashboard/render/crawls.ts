@@ -7,42 +7,9 @@ import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate }
 import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
 import { html, type HtmlValue, safeHref, type SafeHtml } from '../../render/html.js';
 import { ICON_FAIL, ICON_WARN } from '../../render/icons.js';
+import type { CrawlIssueJson, CrawlJson, CrawlPageJson } from '../api-types.js';
+export type { CrawlIssueJson, CrawlJson, CrawlPageJson };
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
-
-export interface CrawlJson {
-  id: number;
-  url: string;
-  project: string;
-  status: string;
-  max_pages: number;
-  pages_found: number;
-  pages_done: number;
-  pages_failed: number;
-  result: number | null;
-  issues: number;
-  started_at: string | null;
-  finished_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CrawlPageJson {
-  url: string;
-  status_code: number | null;
-  depth: number | null;
-  report_id: number | null;
-  result: number | null;
-  in_sitemap: boolean;
-  indexable: boolean;
-  error: string | null;
-}
-
-export interface CrawlIssueJson {
-  type: string;
-  severity: string;
-  url: string;
-  detail: string;
-}
 
 /** The paginator's numbers (docs/api.md "Lists"). */
 export interface ListMeta {

@@ -5,23 +5,12 @@ import { FREQUENCIES } from '../../model/schedule.js';
 import { truncate } from '../../render/format.js';
 import { html, type HtmlValue } from '../../render/html.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton, selectField } from './forms.js';
+import type { MonitorJson } from '../api-types.js';
 import { type ListMeta, pager, scoreBadge, timeOf } from './monitors-common.js';
 import { renderField } from './reports.js';
 
-/** The API's Monitor (the fields these pages show). */
-export interface MonitorView {
-  id: number;
-  report_id: number;
-  frequency: string;
-  alert_drop: number;
-  email: number;
-  render?: number;
-  last_run_at: string | null;
-  next_run_at: string;
-  last_result: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The API's Monitor. */
+export type MonitorView = MonitorJson;
 
 /** A report a monitor can re-run: its id and URL. */
 export interface ReportChoice {
@@ -184,7 +173,7 @@ export function monitorMain(options: {
     frequency: m.frequency,
     alert_drop: String(m.alert_drop),
     email: String(m.email),
-    render: String(m.render ?? 0),
+    render: String(m.render),
   };
   const name = options.reportUrl ? shortUrl(options.reportUrl) : `report #${m.report_id}`;
   return html`<div class="page-head"><h1>Monitor of ${name}</h1><div class="actions"><a href="/app/monitors">Back to monitors</a></div></div>

@@ -6,28 +6,14 @@ import { truncate } from '../../render/format.js';
 import { html, type HtmlValue } from '../../render/html.js';
 import { ICON_WARN } from '../../render/icons.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton } from './forms.js';
+import type { DeliveryJson, WebhookJson } from '../api-types.js';
 import { type ListMeta, pager, timeOf } from './monitors-common.js';
 
 /** The API's Webhook. */
-export interface WebhookView {
-  id: number;
-  url: string;
-  events: string[];
-  active: number;
-  created_at: string;
-  updated_at: string;
-}
+export type WebhookView = WebhookJson;
 
 /** The API's WebhookDelivery. */
-export interface DeliveryView {
-  id: number;
-  event: string;
-  attempts: number;
-  status_code: number | null;
-  error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
+export type DeliveryView = DeliveryJson;
 
 export type WebhookFormValues = Record<string, string | string[] | undefined>;
 

@@ -4,6 +4,7 @@ import { DEFAULT_PRIVACY, Privacy } from '../../model/privacy.js';
 import { formatDay, isoDateTime, parseTimestamp, truncate } from '../../render/format.js';
 import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
 import { renderTraffic, type WebsiteTraffic } from '../../render/traffic.js';
+import type { WebsiteJson } from '../api-types.js';
 import {
   checkboxField,
   csrfField,
@@ -15,19 +16,8 @@ import {
   type FieldErrors,
 } from './forms.js';
 
-/** A website in the API's words (the fields these pages read). */
-export interface ApiWebsite {
-  id: number;
-  domain: string;
-  privacy: number;
-  email: 0 | 1 | null;
-  password: boolean;
-  exclude_bots: 0 | 1;
-  exclude_ips: string | null;
-  exclude_params: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A website in the API's words. */
+export type ApiWebsite = WebsiteJson;
 
 /** The settings form's values: the posted strings (a refused form shows what was sent). */
 export type WebsiteValues = Record<string, string | undefined>;

@@ -21,7 +21,8 @@ import * as m0011 from './0011-analytics-value-caps.js';
 import * as m0012 from './0012-analytics-read-bounds.js';
 import * as m0013 from './0013-job-fairness.js';
 import * as m0014 from './0014-analytics-props.js';
-import * as m0015 from './0015-rendering.js';
+import * as m0015 from './0015-crawl-page-facts.js';
+import * as m0016 from './0016-rendering.js';
 
 interface MigrationModule {
   name: string;
@@ -45,6 +46,7 @@ export const MIGRATIONS: readonly MigrationModule[] = [
   m0013,
   m0014,
   m0015,
+  m0016,
 ];
 
 export function migrationProvider(engine: DatabaseEngine): MigrationProvider {

@@ -7,6 +7,7 @@ import { defineCheck, fail } from '../../../src/analysis/checks/define-check.js'
 
 const base = {
   name: 'title',
+  position: 10,
   importance: 'high',
   title: 'Title tag',
   why: 'Why.',
@@ -21,6 +22,9 @@ export const complete = defineCheck({ ...base, run: () => ({ value: 'x' }) });
 
 // @ts-expect-error: no `fix`
 export const noFix = defineCheck({ ...base, fix: undefined, run: () => ({ value: 'x' }) });
+
+// @ts-expect-error: no `position` (the report's order)
+export const noPosition = defineCheck({ ...base, position: undefined, run: () => ({ value: 'x' }) });
 
 // @ts-expect-error: no `describe`
 export const noDescribe = defineCheck({ ...base, describe: undefined, run: () => ({ value: 'x' }) });

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildArtifacts } from '../../../src/analysis/artifacts/index.js';
 import { makeSnapshot } from '../../../src/analysis/snapshot.js';
-import type { CheckName, CheckResult } from '../../../src/analysis/types.js';
+import type { CheckResult } from '../../../src/analysis/types.js';
+import type { CheckName } from '../../../src/analysis/results.js';
 import { assertResult, page, runCheck, type SnapshotInput } from './helpers.js';
 
 interface Row {

@@ -6,7 +6,8 @@ import { buildArtifacts } from '../../../src/analysis/artifacts/index.js';
 import { CHECKS } from '../../../src/analysis/checks/index.js';
 import { DEFAULT_CONFIG, type AnalysisConfig } from '../../../src/analysis/config.js';
 import { makeSnapshot } from '../../../src/analysis/snapshot.js';
-import type { CheckName, CheckResult, PageSnapshot } from '../../../src/analysis/types.js';
+import type { CheckResult, PageSnapshot } from '../../../src/analysis/types.js';
+import type { CheckName } from '../../../src/analysis/results.js';
 
 export type SnapshotInput = Partial<PageSnapshot> & { html: string };
 

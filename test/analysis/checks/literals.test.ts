@@ -17,7 +17,15 @@ import type { Check } from '../../../src/analysis/checks/index.js';
 function artifacts(parts: Partial<Artifacts> = {}): Artifacts {
   return {
     url: 'http://example.test/',
-    document: { codePoints: 0, elements: 0, tagCounts: {}, lang: null, inlineStyles: [], atAttributeValues: [] },
+    document: {
+      codePoints: 0,
+      elements: 0,
+      tagCounts: {},
+      lang: null,
+      inlineStyles: [],
+      atAttributeValues: [],
+      duplicateIds: { names: [], count: 0 },
+    },
     head: {
       titles: [],
       title: null,
@@ -27,6 +35,7 @@ function artifacts(parts: Partial<Artifacts> = {}): Artifacts {
       icon: null,
       closedBy: null,
       stray: { titles: [], metas: [], links: [] },
+      body: { titles: [], metas: [], links: [] },
     },
     text: { visible: '', words: 0, codePoints: 0, titleWordsFound: [] },
     headings: [],

@@ -3,7 +3,7 @@
 // (`render`). Everything stored before was analysed from the raw HTML: 0.
 import type { Kysely, Migration } from 'kysely';
 
-export const name = '0015_rendering';
+export const name = '0016_rendering';
 
 export function migration(_engine: 'sqlite' | 'postgres'): Migration {
   return {

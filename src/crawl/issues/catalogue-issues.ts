@@ -1,0 +1,438 @@
+// The catalogue's types beyond the first ten (docs/audit-issues.md), from the crawl's compact
+// rows and the link checks' results. Pure and linear: every relation is a Map lookup, and each
+// detail names at most DETAIL_NAMED values, then "and N more".
+
+import type { PageFacts } from '../../analysis/crawl-facts.js';
+import { codePointLength } from '../../analysis/text.js';
+import type { IssueType } from './catalogue.js';
+import type { CheckedTarget } from './checked-target.js';
+import {
+  confirmNearDuplicates,
+  type NearDuplicateCandidate,
+  type NearDuplicatePlan,
+  planNearDuplicates,
+} from './near-duplicates.js';
+
+/** A page's facts as the issue pass holds them: the signature decoded, the Link header's canonicals beside. */
+export type PageIssueFacts = Omit<PageFacts, 'signature'> & {
+  signature: Uint32Array | null;
+  /** `Link: <…>; rel="canonical"` URLs, normalised like row URLs. */
+  headerCanonicals: string[];
+};
+
+/** What the catalogue reads of a row (the rest of CrawledPage lives in site-issues.ts). */
+export interface CatalogueRow {
+  url: string;
+  state: 'done' | 'failed' | 'skipped';
+  status: number | null;
+  redirectTo: string | null;
+  robotsDisallowed: boolean;
+  html: boolean;
+  title: string | null;
+  description: string | null;
+  noindex: boolean;
+  canonical: string | null;
+  inSitemap: boolean;
+  linkedFrom: string[];
+  inlinks: number;
+  depth?: number | null;
+  responseMs?: number | null;
+  error?: string | null;
+  facts?: PageIssueFacts | null;
+}
+
+export type AddIssue = (type: IssueType, url: string, detail: string) => void;
+
+export interface CatalogueInput {
+  /** The site's host without one leading `www.` (own-host images for large_image). */
+  siteHost: string;
+  /** What the link and image checks found. */
+  checked: readonly CheckedTarget[];
+  /** Sorted shingle hashes of the near-duplicate plan's URLs (planFor(rows).urls). */
+  shingles: ReadonlyMap<string, Uint32Array>;
+  /** The plan those shingles were read for (planFor(rows)); made again when absent. */
+  nearDuplicatePlan?: NearDuplicatePlan;
+  /** Where each redirect row's chain ends (null: it loops). */
+  redirectEnds: ReadonlyMap<string, string | null>;
+}
+
+/** Values named in a detail before "and N more". */
+export const DETAIL_NAMED = 10;
+
+export const LIMITS = {
+  titleMax: 60,
+  titleMin: 10,
+  descriptionMax: 160,
+  descriptionMin: 50,
+  thinWords: 200,
+  maxDepth: 4,
+  maxLinks: 500,
+  largeImageBytes: 200_000,
+  slowResponseMs: 1000,
+  maxUrlLength: 115,
+} as const;
+
+/** "a, b and c", or "a, …, j and 5 more": the first DETAIL_NAMED of `total` values. */
+export function named(names: readonly string[], total = names.length, noun = ''): string {
+  const shown = names.slice(0, DETAIL_NAMED);
+  const more = Math.max(total, names.length) - shown.length;
+  if (shown.length === 0) return `${total}${noun ? ` ${noun}` : ''}`;
+  if (more <= 0) return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return `${shown.join(', ')} and ${more} more`;
+}
+
+/** A URL search engines get: answered 200 with analysed HTML. */
+export function isPage(row: CatalogueRow): boolean {
+  return row.state === 'done' && row.status === 200 && row.html;
+}
+
+/** A page open to indexing: no noindex, not disallowed by robots.txt (the catalogue's "indexable"). */
+export function openToIndex(row: CatalogueRow): boolean {
+  return isPage(row) && !row.noindex && !row.robotsDisallowed;
+}
+
+const HREFLANG = /^(?:x-default|[a-z]{2}(?:-[a-z]{4})?(?:-[a-z]{2})?)$/i;
+
+export function validHreflang(code: string): boolean {
+  return HREFLANG.test(code);
+}
+
+function linkedFrom(row: CatalogueRow): string {
+  const count = Math.max(row.inlinks, row.linkedFrom.length);
+  return named(row.linkedFrom, count, count === 1 ? 'crawled page' : 'crawled pages');
+}
+
+/** The candidates of near_duplicate_content: indexable pages with a signature (100+ words). */
+export function nearDuplicateCandidates(rows: readonly CatalogueRow[]): NearDuplicateCandidate[] {
+  const candidates: NearDuplicateCandidate[] = [];
+  for (const row of rows) {
+    if (row.facts?.signature && openToIndex(row)) {
+      candidates.push({ url: row.url, textHash: row.facts.textHash, signature: row.facts.signature });
+    }
+  }
+  return candidates;
+}
+
+/** Which pages' stored text the near-duplicate confirmation needs. */
+export function planFor(rows: readonly CatalogueRow[]): NearDuplicatePlan {
+  return planNearDuplicates(nearDuplicateCandidates(rows));
+}
+
+function answerOf(target: CheckedTarget): string {
+  if (target.statusCode === null) return `No answer (${target.error ?? 'no reason given'})`;
+  const final = target.finalStatusCode;
+  if (final != null && final !== target.statusCode) return `Answers ${target.statusCode}, then ${final} at ${target.finalUrl}`;
+  return `Answers ${target.statusCode}`;
+}
+
+function isBroken(target: CheckedTarget): boolean {
+  const status = target.finalStatusCode ?? target.statusCode;
+  return target.statusCode === null || (status !== null && status >= 400);
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+}
+
+function pathOf(url: string): string | null {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return null;
+  }
+}
+
+function primaryLanguage(code: string): string {
+  return code.trim().split(/[-_]/)[0].toLowerCase();
+}
+
+/** Every catalogue type beyond the first ten. */
+export function catalogueIssues(
+  rows: readonly CatalogueRow[],
+  byUrl: ReadonlyMap<string, CatalogueRow>,
+  input: CatalogueInput,
+  add: AddIssue,
+): void {
+  const hreflangChecks = new Map<string, CheckedTarget>();
+  for (const target of input.checked) if (target.kind === 'hreflang') hreflangChecks.set(target.url, target);
+  // Pages linking to each redirect: the pages a redirect row names as linking to it.
+  const redirectLinks = new Map<string, { names: string[]; count: number }>();
+
+  for (const row of rows) {
+    urlIssues(row, add);
+    if (row.state === 'failed') {
+      const count = Math.max(row.inlinks, row.linkedFrom.length);
+      add('fetch_failed', row.url, `${row.error ?? 'No answer'}${count > 0 ? ` Linked from ${linkedFrom(row)}.` : ''}`);
+      continue;
+    }
+    if (row.state === 'skipped') {
+      if (row.robotsDisallowed && Math.max(row.inlinks, row.linkedFrom.length) > 0) {
+        add('blocked_by_robots', row.url, `robots.txt disallows it; linked from ${linkedFrom(row)}.`);
+      }
+      continue;
+    }
+    if (row.responseMs != null && row.responseMs > LIMITS.slowResponseMs) {
+      add('slow_response', row.url, `The response headers came after ${row.responseMs} ms.`);
+    }
+    if (row.status !== null && row.status >= 500 && row.status <= 599) {
+      const count = Math.max(row.inlinks, row.linkedFrom.length);
+      add('server_error', row.url, `Answers ${row.status}${count > 0 ? `; linked from ${linkedFrom(row)}` : ''}.`);
+    }
+    if (row.status !== null && row.status >= 300 && row.status <= 399 && row.redirectTo !== null) {
+      for (const from of row.linkedFrom) {
+        const source = byUrl.get(from);
+        if (!source || !isPage(source)) continue;
+        const end = input.redirectEnds.get(row.url);
+        const entry = `${row.url} (${end === null ? 'redirects in a loop' : `redirects to ${end ?? row.redirectTo}`})`;
+        const links = redirectLinks.get(from) ?? { names: [], count: 0 };
+        if (links.count++ < DETAIL_NAMED) links.names.push(entry);
+        redirectLinks.set(from, links);
+      }
+    }
+    if (isPage(row)) pageIssues(row, byUrl, hreflangChecks, add);
+  }
+
+  for (const [url, links] of redirectLinks) add('redirecting_link', url, `Links to ${named(links.names, links.count)}.`);
+  contentDuplicates(rows, input.shingles, input.nearDuplicatePlan, add);
+  checkedTargets(input, add);
+}
+
+function urlIssues(row: CatalogueRow, add: AddIssue): void {
+  if (row.state === 'skipped') return;
+  const path = pathOf(row.url);
+  if (path === null) return;
+  if (path.includes('_')) add('url_underscore', row.url, 'The path contains an underscore.');
+  if (/[A-Z]/.test(path.replace(/%[0-9A-Fa-f]{2}/g, ''))) add('url_uppercase', row.url, 'The path contains capital letters.');
+  if (path.includes('//')) add('url_multiple_slashes', row.url, 'The path contains "//".');
+  const length = codePointLength(row.url);
+  if (length > LIMITS.maxUrlLength)
+    add('url_too_long', row.url, `The URL is ${length} characters long (at most ${LIMITS.maxUrlLength}).`);
+}
+
+function pageIssues(
+  row: CatalogueRow,
+  byUrl: ReadonlyMap<string, CatalogueRow>,
+  hreflangChecks: ReadonlyMap<string, CheckedTarget>,
+  add: AddIssue,
+): void {
+  const { url } = row;
+  // Title and description: the first non-blank title, the description the meta_description check read.
+  if (row.title === null) add('missing_title', url, 'No <title> in the head, or an empty one.');
+  else {
+    const length = codePointLength(row.title);
+    if (length > LIMITS.titleMax)
+      add('title_too_long', url, `The title is ${length} characters long (at most ${LIMITS.titleMax}).`);
+    if (length < LIMITS.titleMin)
+      add('title_too_short', url, `The title is ${length} characters long (at least ${LIMITS.titleMin}).`);
+  }
+  if (row.description === null) add('missing_meta_description', url, 'No meta description, or an empty one.');
+  else {
+    const length = codePointLength(row.description);
+    if (length > LIMITS.descriptionMax) {
+      add(
+        'meta_description_too_long',
+        url,
+        `The meta description is ${length} characters long (at most ${LIMITS.descriptionMax}).`,
+      );
+    }
+    if (length < LIMITS.descriptionMin) {
+      add(
+        'meta_description_too_short',
+        url,
+        `The meta description is ${length} characters long (at least ${LIMITS.descriptionMin}).`,
+      );
+    }
+  }
+  if (row.noindex) add('noindex_page', url, 'Marked noindex (meta robots or X-Robots-Tag).');
+  if (row.depth != null && row.depth > LIMITS.maxDepth) {
+    add('deep_page', url, `${row.depth} clicks from the start page (at most ${LIMITS.maxDepth}).`);
+  }
+  if (row.inSitemap && row.canonical !== null && row.canonical !== url) {
+    add('non_canonical_in_sitemap', url, `Listed in a sitemap, but its canonical URL is ${row.canonical}.`);
+  }
+  canonicalIssues(row, byUrl, add);
+
+  const facts = row.facts;
+  if (!facts) return;
+  if (facts.titles > 1) add('multiple_titles', url, `${facts.titles} <title> elements in the head.`);
+  if (facts.descriptions > 1) add('multiple_meta_descriptions', url, `${facts.descriptions} meta descriptions in the head.`);
+  if (facts.metaInBody !== null) add('meta_in_body', url, facts.metaInBody);
+  if (!facts.h1) add('missing_h1', url, 'No <h1> with text.');
+  if (facts.headingFault !== null) add('heading_order', url, facts.headingFault);
+  if (openToIndex(row) && facts.words < LIMITS.thinWords) {
+    add('thin_content', url, `${facts.words} ${facts.words === 1 ? 'word' : 'words'} (at least ${LIMITS.thinWords}).`);
+  }
+  if (!facts.linksOut) add('dead_end', url, 'No <a href> to any http(s) URL.');
+  if (facts.links > LIMITS.maxLinks) add('too_many_links', url, `${facts.links} links (at most ${LIMITS.maxLinks}).`);
+  if (facts.nofollowLinks.count > 0) {
+    add('internal_nofollow', url, `rel=nofollow on links to ${named(facts.nofollowLinks.names, facts.nofollowLinks.count)}.`);
+  }
+  if (facts.httpLinks.count > 0) add('http_link', url, `Links to ${named(facts.httpLinks.names, facts.httpLinks.count)}.`);
+  if (facts.structuredData !== null) add('invalid_structured_data', url, facts.structuredData);
+  if (facts.duplicateIds.count > 0) {
+    add('duplicate_id', url, `Ids used more than once: ${named(facts.duplicateIds.names, facts.duplicateIds.count)}.`);
+  }
+  if (facts.imagesWithoutAlt.count > 0) {
+    add('image_missing_alt', url, `No alt on ${named(facts.imagesWithoutAlt.names, facts.imagesWithoutAlt.count)}.`);
+  }
+  if (facts.imagesWithoutSize.count > 0) {
+    add(
+      'image_missing_size',
+      url,
+      `No width and height on ${named(facts.imagesWithoutSize.names, facts.imagesWithoutSize.count)}.`,
+    );
+  }
+  hreflangIssues(row, facts, byUrl, hreflangChecks, add);
+}
+
+function canonicalIssues(row: CatalogueRow, byUrl: ReadonlyMap<string, CatalogueRow>, add: AddIssue): void {
+  const facts = row.facts;
+  if (facts) {
+    const all = [...new Set([...facts.canonicals, ...facts.headerCanonicals])];
+    if (all.length > 1) add('multiple_canonicals', row.url, `Declares ${named(all)} as canonical.`);
+    const tag = facts.canonicals[0];
+    const header = facts.headerCanonicals[0];
+    if (tag !== undefined && header !== undefined && !facts.headerCanonicals.includes(tag)) {
+      add('canonical_mismatch', row.url, `<link rel=canonical> names ${tag}; the Link header names ${header}.`);
+    }
+  }
+  const canonical = row.canonical;
+  if (canonical === null || canonical === row.url) return;
+  const target = byUrl.get(canonical);
+  if (target === undefined) return;
+  if (target.robotsDisallowed || (isPage(target) && target.noindex)) {
+    add(
+      'canonical_to_noindex',
+      row.url,
+      `Its canonical URL ${canonical} ${target.robotsDisallowed ? 'is disallowed by robots.txt' : 'is marked noindex'}.`,
+    );
+  }
+  if (isPage(target) && target.canonical !== null && target.canonical !== canonical) {
+    add('canonical_chain', row.url, `Its canonical URL ${canonical} declares ${target.canonical} as canonical.`);
+  }
+}
+
+function hreflangIssues(
+  row: CatalogueRow,
+  facts: PageIssueFacts,
+  byUrl: ReadonlyMap<string, CatalogueRow>,
+  hreflangChecks: ReadonlyMap<string, CheckedTarget>,
+  add: AddIssue,
+): void {
+  const alternates = facts.hreflang;
+  if (alternates.length === 0) return;
+  const url = row.url;
+  const invalid = [...new Set(alternates.map((a) => a.lang).filter((lang) => !validHreflang(lang)))];
+  if (invalid.length > 0) add('hreflang_invalid_code', url, `Not a valid hreflang: ${named(invalid.map((l) => `"${l}"`))}.`);
+  const self = alternates.find((a) => a.href === url);
+  if (self === undefined) add('hreflang_missing_self', url, 'None of its hreflang alternates is the page itself.');
+  else if (
+    facts.lang !== null &&
+    facts.lang.trim() !== '' &&
+    validHreflang(self.lang) &&
+    self.lang.toLowerCase() !== 'x-default'
+  ) {
+    if (primaryLanguage(self.lang) !== primaryLanguage(facts.lang)) {
+      add('hreflang_lang_mismatch', url, `Its own hreflang is "${self.lang}", its <html lang> "${facts.lang}".`);
+    }
+  }
+  if (!alternates.some((a) => a.lang.toLowerCase() === 'x-default')) {
+    add('hreflang_missing_x_default', url, 'None of its hreflang alternates is x-default.');
+  }
+
+  const noReturn: string[] = [];
+  const non200: string[] = [];
+  const noindex: string[] = [];
+  const nonCanonical: string[] = [];
+  for (const href of new Set(alternates.map((a) => a.href))) {
+    if (href === url) continue;
+    const target = byUrl.get(href);
+    if (target === undefined) {
+      const checked = hreflangChecks.get(href);
+      if (checked !== undefined && (checked.finalStatusCode ?? checked.statusCode) !== 200) {
+        non200.push(`${href} (${answerOf(checked).toLowerCase()})`);
+      }
+      continue;
+    }
+    if (target.state === 'failed') non200.push(`${href} (no answer)`);
+    else if (target.state === 'done' && target.status !== 200) non200.push(`${href} (answers ${target.status})`);
+    if (target.robotsDisallowed || (isPage(target) && target.noindex)) noindex.push(href);
+    if (!isPage(target)) continue;
+    if (target.canonical !== null && target.canonical !== href) nonCanonical.push(`${href} (canonical ${target.canonical})`);
+    const back = target.facts?.hreflang;
+    if (back && !back.some((a) => a.href === url)) noReturn.push(href);
+  }
+  if (noReturn.length > 0) add('hreflang_no_return', url, `Not listed back by ${named(noReturn)}.`);
+  if (non200.length > 0) add('hreflang_to_non_200', url, `hreflang targets that do not answer 200: ${named(non200)}.`);
+  if (noindex.length > 0) add('hreflang_to_noindex', url, `hreflang targets that are not indexable: ${named(noindex)}.`);
+  if (nonCanonical.length > 0) {
+    add('hreflang_to_non_canonical', url, `hreflang targets that declare another canonical URL: ${named(nonCanonical)}.`);
+  }
+}
+
+/** duplicate_content (same visible text) and near_duplicate_content (MinHash, then exact Jaccard). */
+function contentDuplicates(
+  rows: readonly CatalogueRow[],
+  shingles: ReadonlyMap<string, Uint32Array>,
+  plan: NearDuplicatePlan | undefined,
+  add: AddIssue,
+): void {
+  const groups = new Map<string, string[]>();
+  for (const row of rows) {
+    // A page with no visible text is thin_content's, not a duplicate of every other empty page.
+    if (!row.facts || row.facts.words === 0 || !openToIndex(row)) continue;
+    const group = groups.get(row.facts.textHash);
+    if (group) group.push(row.url);
+    else groups.set(row.facts.textHash, [row.url]);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const head = group.slice(0, DETAIL_NAMED + 1);
+    for (const url of group) {
+      const others = head.filter((other) => other !== url);
+      add('duplicate_content', url, `Same visible text as ${named(others, group.length - 1)}.`);
+    }
+  }
+
+  const candidates = nearDuplicateCandidates(rows);
+  if (candidates.length < 2) return;
+  const found = confirmNearDuplicates(plan ?? planNearDuplicates(candidates), shingles);
+  // Exact twins of a representative share its partner.
+  const byText = new Map<string, string>();
+  for (const c of candidates) if (!byText.has(c.textHash)) byText.set(c.textHash, c.url);
+  for (const c of candidates) {
+    const near = found.get(byText.get(c.textHash)!);
+    if (near === undefined) continue;
+    add('near_duplicate_content', c.url, `${Math.floor(near.similarity * 100)} % the same as ${near.other}.`);
+  }
+}
+
+/** broken_external_link, broken_image, external_redirect and large_image, from the link and image checks. */
+function checkedTargets(input: CatalogueInput, add: AddIssue): void {
+  for (const target of input.checked) {
+    const pages = named(target.linkedFrom, target.pages, target.pages === 1 ? 'crawled page' : 'crawled pages');
+    if (target.kind === 'link') {
+      if (isBroken(target)) add('broken_external_link', target.url, `${answerOf(target)}; linked from ${pages}.`);
+      else if (target.statusCode !== null && target.statusCode >= 300 && target.statusCode <= 399) {
+        add(
+          'external_redirect',
+          target.url,
+          `Answers ${target.statusCode}, a redirect to ${target.finalUrl ?? 'nowhere'}; linked from ${pages}.`,
+        );
+      }
+    } else if (target.kind === 'image') {
+      if (isBroken(target)) add('broken_image', target.url, `${answerOf(target)}; on ${pages}.`);
+      else if (target.bytes !== null && target.bytes > LIMITS.largeImageBytes && hostOf(target.url) === input.siteHost) {
+        add(
+          'large_image',
+          target.url,
+          `${target.bytes.toLocaleString('en-US')} bytes (at most ${LIMITS.largeImageBytes.toLocaleString('en-US')}); on ${pages}.`,
+        );
+      }
+    }
+  }
+}
