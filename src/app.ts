@@ -270,7 +270,7 @@ export async function buildApp({
     throw methodNotAllowed(request.method, path, allowed);
   });
 
-  healthRoutes(app, database, config.version);
+  healthRoutes(app, database, config.version, services.renderer);
   await registerDocs(app);
   // Share-page cookies are signed with a secret kept in the database, so every instance agrees.
   const cookieSecret = await new SettingsRepository(database.db).getOrCreate('share_cookie_secret', () =>
@@ -303,6 +303,7 @@ export async function buildApp({
       stats,
       cookieSecret,
       publicLimit,
+      renderer: services.renderer,
     }),
   );
 
@@ -319,7 +320,12 @@ export async function buildApp({
       if (config.rateLimitPerMinute > 0) await registerRateLimit(api, config.rateLimitPerMinute, counter);
       useLaravelValidation(api);
       websitesRoutes(api, repos.websites);
-      reportsRoutes(api, { reports: repos.reports, service: reportService, bands: config.analysis.bands });
+      reportsRoutes(api, {
+        reports: repos.reports,
+        service: reportService,
+        bands: config.analysis.bands,
+        renderer: services.renderer,
+      });
       projectsRoutes(api, repos.reports, reportService);
       accountRoutes(api, repos.reports, repos.websites);
       statsRoutes(api, { websites: repos.websites, stats, clock });
@@ -331,6 +337,7 @@ export async function buildApp({
         service: services.monitors,
         maxMonitors: config.maxMonitors,
         counter: runNowCounter,
+        renderer: services.renderer,
       });
       crawlsRoutes(api, {
         crawls: repos.crawls,

@@ -373,11 +373,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxRunningPerAccount: r.int('MAX_RUNNING_CRAWLS', 2, 1, 1000),
       maxExternal: r.int('CRAWL_MAX_EXTERNAL', 1000, 0, 1_000_000),
     },
-    render: {
-      chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
-      concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
-      timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
-    },
+    render: renderSettings(r),
     version: VERSION,
   };
   config.appUrl = r.custom('APP_URL', defaultAppUrl(config.host, config.port), (raw) => {
@@ -392,6 +388,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
 function defaultAppUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
+}
+
+function renderSettings(r: EnvReader): RenderSettings {
+  return {
+    chromiumPath: r.string('CHROMIUM_PATH', '/usr/bin/chromium'),
+    concurrency: r.int('RENDER_CONCURRENCY', 2, 1, 64),
+    timeoutSeconds: r.int('RENDER_TIMEOUT', 15, 1, 300),
+  };
+}
+
+/** The browser's settings alone (`rankscope analyze --render`). */
+export function loadRenderSettings(env: Env = process.env): RenderSettings {
+  const r = new EnvReader(env);
+  const settings = renderSettings(r);
+  r.done();
+  return settings;
 }
 
 /** The engine's settings alone (`rankscope analyze` needs no server or database settings). */

@@ -23,7 +23,7 @@ export type { AnalysedPage, AnalysisResult, CheckName, CheckResults } from './an
 export type { CheckResult, FetchFailureReason, Importance } from './analysis/types.js';
 export { CHECK_NAMES } from './analysis/checks/index.js';
 
-export type { AnalyzeOptions } from './analysis/analyze.js';
+export type { AnalyzeOptions, PageRenderer } from './analysis/analyze.js';
 export { EnginePool } from './analysis/engine-pool.js';
 
 /**

@@ -132,8 +132,6 @@ export function buildServices({
           onWorkerError: (error) => log.warn({ err: error }, 'an analysis worker failed; it was replaced'),
         })
       : undefined;
-  const analysePage: PageAnalyser = (url, signal, account) =>
-    analyze(url, { ...analysisHooks, config: config.analysis, signal, engine, account, clock });
   const jobs = openJobQueue(database, new JobsRepository(database.db), config.jobs, { clock, log });
   const scheduler = new Scheduler(clock, log);
   // The analyser's address guard: a webhook may POST, and a crawl start, only where a report may fetch.
@@ -145,6 +143,28 @@ export function buildServices({
     resolver: analysisHooks?.resolver ?? systemResolver,
     hooks: analysisHooks?.guard,
   };
+  // The browser reaches only what the analyser's fetch may: the same policy, resolver and test hooks.
+  const renderer = new Renderer({
+    executablePath: config.render.chromiumPath,
+    concurrency: config.render.concurrency,
+    timeoutMs: config.render.timeoutSeconds * 1000,
+    maxBytes: config.analysis.request.maxBodyBytes,
+    userAgent: config.analysis.request.userAgent,
+    policy: guard.policy,
+    resolver: guard.resolver,
+    hooks: guard.hooks,
+    log,
+  });
+  const analysePage: PageAnalyser = (url, signal, account, { render = false } = {}) =>
+    analyze(url, {
+      ...analysisHooks,
+      config: config.analysis,
+      signal,
+      engine,
+      account,
+      clock,
+      ...(render ? { render: (target, s) => renderer.render(target, { account, signal: s }) } : {}),
+    });
   const webhooks = new WebhookService({
     webhooks: repos.webhooks,
     deliveries: repos.webhookDeliveries,
@@ -212,18 +232,6 @@ export function buildServices({
     crawls.jobs(),
     analyticsJobs({ analytics: repos.analytics, retentionDays: config.analytics.retentionDays, jobs, clock }),
   ]);
-  // The browser reaches only what the analyser's fetch may: the same policy, resolver and test hooks.
-  const renderer = new Renderer({
-    executablePath: config.render.chromiumPath,
-    concurrency: config.render.concurrency,
-    timeoutMs: config.render.timeoutSeconds * 1000,
-    maxBytes: config.analysis.request.maxBodyBytes,
-    userAgent: config.analysis.request.userAgent,
-    policy: guard.policy,
-    resolver: guard.resolver,
-    hooks: guard.hooks,
-    log,
-  });
 
   return {
     config,

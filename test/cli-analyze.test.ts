@@ -189,6 +189,23 @@ test('usage errors exit 2; --help exits 0 and documents the JSON Lines format', 
   assert.match(help.stdout(), /"error": \{"reason"/);
 });
 
+test('--render without Chromium at CHROMIUM_PATH: exit 2 with the reason before any page; --help documents it', async () => {
+  const saved = process.env.CHROMIUM_PATH;
+  process.env.CHROMIUM_PATH = '/nonexistent/chromium';
+  try {
+    const { io, stdout, stderr } = capture();
+    assert.equal(await main(['analyze', `${server.origin}/`, '--render'], io), 2);
+    assert.equal(stdout(), '');
+    assert.equal(stderr(), 'rankscope analyze: Rendering needs Chromium: set CHROMIUM_PATH.\n');
+  } finally {
+    if (saved === undefined) delete process.env.CHROMIUM_PATH;
+    else process.env.CHROMIUM_PATH = saved;
+  }
+  const help = capture();
+  assert.equal(await main(['analyze', '--help'], help.io), 0);
+  assert.match(help.stdout(), /--render +also load each page in headless Chromium/);
+});
+
 test('a real process: node runs the CLI, prints the JSON report and exits 0', async () => {
   const run = promisify(execFile);
   const script = "const { main } = await import('./src/cli/index.ts'); process.exitCode = await main(process.argv.slice(1));";

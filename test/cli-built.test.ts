@@ -57,11 +57,12 @@ describe('the built CLI, as a user runs it', () => {
     // bin/ ran the bundle of the CLI (scripts/bundle-cli.mjs), which finds package.json two levels up
     assert.ok(existsSync('dist/bundle/index.js'), 'bin/ built dist/bundle/');
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    const server = await startServer({ DATABASE_URL: database, LOG_LEVEL: 'warn' });
+    // No Chromium where it is looked for: /health says this instance cannot render.
+    const server = await startServer({ DATABASE_URL: database, LOG_LEVEL: 'warn', CHROMIUM_PATH: '/nonexistent/chromium' });
     try {
       const health = await fetch(`http://127.0.0.1:${server.port}/health`);
       assert.equal(health.status, 200);
-      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok', version });
+      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok', version, render: false });
     } finally {
       assert.equal(await server.stop(), 0, 'SIGTERM ends it cleanly');
     }

@@ -30,7 +30,16 @@ export interface AnalyzeOptions {
   engine?: Engine;
   /** Whose analysis this is (a shared engine takes turns between accounts). */
   account?: string | number;
+  /**
+   * Renders the page in a browser (docs/rendering.md): given the fetch's final URL, resolves with
+   * the serialised DOM, on which the checks then run; the fetch-level figures (status, headers,
+   * bytes, load time) and the side fetches stay the HTTP fetch's. Its rejection is the analysis's.
+   */
+  render?: PageRenderer;
 }
+
+/** The page as a browser built it: its serialised DOM. */
+export type PageRenderer = (url: string, signal?: AbortSignal) => Promise<{ html: string }>;
 
 export { MAX_URL_LENGTH } from './urls.js';
 
@@ -107,7 +116,11 @@ export async function fetchSnapshot(
       }),
     );
     const finalUrl = page.finalUrl.href;
-    parsed = await (options.engine ?? inProcessEngine).parse(page.html, finalUrl, options.account);
+    // Rendered after the fetch succeeded (a page the fetch refuses is never opened in the browser),
+    // while robots.txt and the 404 probe go on. Links resolve against the fetch's final URL.
+    const html = options.render ? (await options.render(finalUrl, options.signal)).html : page.html;
+    options.signal?.throwIfAborted();
+    parsed = await (options.engine ?? inProcessEngine).parse(html, finalUrl, options.account);
     const favicon = parsed.declaredIcon === null ? session.track(probeFavicon(session, origin)) : null;
     const snapshot: PageSnapshot = {
       requestedUrl: target.href,
@@ -115,7 +128,7 @@ export async function fetchSnapshot(
       status: page.status,
       headers: page.headers,
       wireBytes: page.wireBytes,
-      html: page.html,
+      html,
       charsetUsed: page.charsetUsed,
       loadTime: page.loadTime,
       robots: await robots,

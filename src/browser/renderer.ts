@@ -13,12 +13,16 @@ import { REFUSED_HEADER, startGuardProxy, type GuardProxy } from './guard-proxy.
 /** `crashed`: the browser died (restarted, the page retried once); `page_crashed`: the page's own tab died. */
 export type RenderFailure =
   | 'unavailable'
+  | 'busy'
   | 'timeout'
   | 'too_large'
   | 'crashed'
   | 'page_crashed'
   | 'navigation'
   | 'blocked_address';
+
+/** The answer to `render` on an instance without Chromium. */
+export const RENDER_NEEDS_CHROMIUM = 'Rendering needs Chromium: set CHROMIUM_PATH.';
 
 /** Why a page could not be rendered, in words a user can act on. */
 export class RenderError extends Error {
@@ -115,7 +119,7 @@ export class Renderer {
 
   /** Renders `url` for `account`, waiting its turn for a page slot. */
   async render(url: string, { account, signal }: { account: string | number; signal?: AbortSignal }): Promise<RenderedPage> {
-    if (!this.available()) throw new RenderError('unavailable', 'Rendering needs Chromium: set CHROMIUM_PATH.');
+    if (!this.available()) throw new RenderError('unavailable', RENDER_NEEDS_CHROMIUM);
     signal?.throwIfAborted();
     const key = String(account);
     await this.takeSlot(key, signal);
@@ -152,7 +156,7 @@ export class Renderer {
     }
     const limit = this.options.maxQueuedPerAccount ?? this.options.concurrency * 16;
     if (this.waiters.sizeOf(key) >= limit) {
-      return Promise.reject(new RenderError('timeout', 'Too many pages are waiting to be rendered; try again shortly.'));
+      return Promise.reject(new RenderError('busy', 'Too many pages are waiting to be rendered; try again shortly.'));
     }
     return new Promise<void>((resolve, reject) => {
       const wake = () => {

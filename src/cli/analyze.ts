@@ -1,14 +1,17 @@
-// `rankscope analyze <url…> [--json] [--concurrency N]`: analyses pages with no server and no
-// database. One URL: a readable summary, or the report as one JSON object with --json.
-// Several URLs: one JSON object per line (JSON Lines), in the order given.
+// `rankscope analyze <url…> [--json] [--concurrency N] [--render]`: analyses pages with no server
+// and no database. One URL: a readable summary, or the report as one JSON object with --json.
+// Several URLs: one JSON object per line (JSON Lines), in the order given. --render runs the
+// checks on the DOM Chromium built (docs/rendering.md), through the same guarded browser as the server.
 import { parseArgs } from 'node:util';
-import { normalizeTargetUrl } from '../analysis/analyze.js';
+import { normalizeTargetUrl, type PageRenderer } from '../analysis/analyze.js';
+import { systemResolver } from '../analysis/fetch/address-guard.js';
+import { RENDER_NEEDS_CHROMIUM, RenderError, Renderer } from '../browser/renderer.js';
 import { analyze, CHECK_NAMES, describeCheck, FetchError, type AnalysedPage, type AnalysisConfig } from '../index.js';
-import { loadAnalysisConfig } from '../config.js';
+import { loadAnalysisConfig, loadRenderSettings } from '../config.js';
 import { bandOf, type Band } from '../analysis/score.js';
 import type { CliIo } from './io.js';
 
-const HELP = `Usage: rankscope analyze <url…> [--json] [--concurrency N]
+const HELP = `Usage: rankscope analyze <url…> [--json] [--concurrency N] [--render]
 
 Fetches and analyses web pages, without a server or a database. A bare host
 (example.com) is fetched over https.
@@ -16,8 +19,14 @@ Fetches and analyses web pages, without a server or a database. A bare host
 Options:
   --json             print the report as one JSON object:
                      {"url", "project", "result", "results", "generated_at"}
+                     (and "rendered": true with --render)
   --concurrency N    pages analysed at the same time when several URLs are given
                      (1-32, default 4)
+  --render           also load each page in headless Chromium (JavaScript on) and
+                     run the checks on the DOM it built; status, headers, size and
+                     load time stay those of the HTTP fetch. Needs Chromium at
+                     CHROMIUM_PATH (default /usr/bin/chromium); RENDER_TIMEOUT and
+                     RENDER_CONCURRENCY apply
   -h, --help         show this help
 
 One URL prints a readable summary (score, band, and each of the 33 checks with
@@ -28,7 +37,10 @@ were given, whether or not --json is set. A page that could not be fetched
 gives a line {"url": "<as given>", "error": {"reason": "...", "message": "..."}},
 where reason is one of invalid_url, dns, refused, timeout, tls, too_large,
 not_html, blocked_address, too_many_redirects, bad_status, bad_encoding,
-network (or internal for an unexpected error).
+network, render_<why> with --render (render_timeout, render_too_large,
+render_page_crashed, render_crashed, render_navigation,
+render_blocked_address, render_unavailable, render_busy), or internal for an
+unexpected error.
 
 Exit status: 0 when every page was analysed; 1 when at least one could not be
 (each reason is also printed on stderr); 2 for a usage or settings error.
@@ -40,7 +52,7 @@ loopback and private addresses, REQUEST_TIMEOUT (seconds), REQUEST_USER_AGENT.
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 32;
 
-type Outcome = { page: AnalysedPage } | { failure: { reason: string; message: string } };
+type Outcome = { page: AnalysedPage & { rendered?: true } } | { failure: { reason: string; message: string } };
 
 interface Palette {
   pass: (s: string) => string;
@@ -66,11 +78,13 @@ function palette(io: CliIo, env: NodeJS.ProcessEnv): Palette {
   };
 }
 
-async function analyseOne(input: string, config: AnalysisConfig): Promise<Outcome> {
+async function analyseOne(input: string, config: AnalysisConfig, render: PageRenderer | undefined): Promise<Outcome> {
   try {
-    return { page: await analyze(input, { config }) };
+    const page = await analyze(input, { config, render });
+    return { page: render ? { ...page, rendered: true } : page };
   } catch (error) {
     if (error instanceof FetchError) return { failure: { reason: error.reason, message: error.message } };
+    if (error instanceof RenderError) return { failure: { reason: `render_${error.reason}`, message: error.message } };
     const message = error instanceof Error ? error.message : String(error);
     return { failure: { reason: 'internal', message: `Unexpected error: ${message}` } };
   }
@@ -107,6 +121,7 @@ function summary(page: AnalysedPage, input: string, config: AnalysisConfig, p: P
   const passed = names.filter((name) => page.results[name].passed).length;
   const lines = [p.bold(page.url)];
   if (page.url !== normalizeTargetUrl(input).href) lines.push(p.dim(`requested ${input}`));
+  if ((page as { rendered?: true }).rendered) lines.push(p.dim('checks run on the page as Chromium rendered it'));
   lines.push(
     `Score: ${p.band(band, `${page.result}/100 (${band})`)}  ·  ${passed} of ${names.length} checks passed  ·  project ${page.project}`,
     '',
@@ -127,6 +142,7 @@ function parseAnalyzeArgs(args: string[]) {
     options: {
       json: { type: 'boolean', default: false },
       concurrency: { type: 'string' },
+      render: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -165,25 +181,54 @@ export async function runAnalyze(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
 
+  let renderer: Renderer | undefined;
+  if (values.render) {
+    try {
+      const settings = loadRenderSettings();
+      renderer = new Renderer({
+        executablePath: settings.chromiumPath,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutSeconds * 1000,
+        maxBytes: config.request.maxBodyBytes,
+        userAgent: config.request.userAgent,
+        policy: { allowPrivateAddresses: config.request.allowPrivateAddresses },
+        resolver: systemResolver,
+      });
+    } catch (error) {
+      io.stderr.write(`rankscope analyze: ${(error as Error).message}\n`);
+      return 2;
+    }
+    if (!renderer.available()) {
+      io.stderr.write(`rankscope analyze: ${RENDER_NEEDS_CHROMIUM}\n`);
+      return 2;
+    }
+  }
+  const browser = renderer;
+  const render: PageRenderer | undefined = browser && ((url, signal) => browser.render(url, { account: 'cli', signal }));
+
   const jsonLines = urls.length > 1;
   const colours = palette(io, process.env);
   let failures = 0;
-  await forEachOrdered(
-    urls,
-    concurrency,
-    (url) => analyseOne(url, config),
-    (outcome, index) => {
-      const input = urls[index];
-      if ('failure' in outcome) {
-        failures++;
-        io.stderr.write(`rankscope analyze: ${input}: ${outcome.failure.message}\n`);
-        if (jsonLines) io.stdout.write(`${JSON.stringify({ url: input, error: outcome.failure })}\n`);
-      } else if (jsonLines || values.json) {
-        io.stdout.write(`${JSON.stringify(outcome.page)}\n`);
-      } else {
-        io.stdout.write(summary(outcome.page, input, config, colours));
-      }
-    },
-  );
+  try {
+    await forEachOrdered(
+      urls,
+      concurrency,
+      (url) => analyseOne(url, config, render),
+      (outcome, index) => {
+        const input = urls[index];
+        if ('failure' in outcome) {
+          failures++;
+          io.stderr.write(`rankscope analyze: ${input}: ${outcome.failure.message}\n`);
+          if (jsonLines) io.stdout.write(`${JSON.stringify({ url: input, error: outcome.failure })}\n`);
+        } else if (jsonLines || values.json) {
+          io.stdout.write(`${JSON.stringify(outcome.page)}\n`);
+        } else {
+          io.stdout.write(summary(outcome.page, input, config, colours));
+        }
+      },
+    );
+  } finally {
+    await renderer?.close();
+  }
   return failures === 0 ? 0 : 1;
 }

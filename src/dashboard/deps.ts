@@ -19,6 +19,8 @@ export interface DashboardDeps {
   cookieSecret: string;
   /** The public pages' limit of requests per client address (/login is one). */
   publicLimit: onRequestHookHandler;
+  /** Whether this instance can render pages (Chromium installed): the forms offer `render` only then. */
+  renderer: { available(): boolean };
 }
 
 /** A page module: registers its routes under /app. */

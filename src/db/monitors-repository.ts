@@ -14,12 +14,15 @@ export interface NewMonitor {
   frequency: MonitorFrequency;
   alert_drop: number;
   email: Toggle;
+  /** 1: each run renders the page in Chromium; 0 by default. */
+  render?: Toggle;
 }
 
 export interface MonitorChanges {
   frequency?: MonitorFrequency;
   alert_drop?: number;
   email?: Toggle;
+  render?: Toggle;
 }
 
 /** A monitor with its owner's e-mail address (where alerts go). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database, ReportsTable } from './schema.js';
+import type { Database, ReportsTable, Toggle } from './schema.js';
 import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from '../model/text.js';
@@ -37,11 +37,12 @@ const COLUMNS = [
   'result',
   'privacy',
   'password_hash',
+  'rendered',
   'generated_at',
   'created_at',
   'updated_at',
 ] as const;
-export type NewReport = Omit<ReportRow, 'id' | 'created_at' | 'updated_at'>;
+export type NewReport = Omit<ReportRow, 'id' | 'rendered' | 'created_at' | 'updated_at'> & { rendered?: Toggle };
 export type ReportChanges = Omit<Updateable<ReportsTable>, 'id' | 'user_id' | 'url' | 'project' | 'created_at' | 'updated_at'>;
 
 export type ReportSortColumn = 'id' | 'generated_at' | 'url' | 'result';

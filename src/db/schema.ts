@@ -62,6 +62,8 @@ export interface ReportsTable {
   privacy: Privacy;
   password_hash: string | null;
   generated_at: string;
+  /** 1 when the latest analysis ran the checks on the DOM Chromium built (docs/rendering.md). */
+  rendered: Generated<Toggle>;
   created_at: string;
   updated_at: string;
 }
@@ -260,6 +262,8 @@ export interface MonitorsTable {
   /** Points the score must fall by for an alert, 1–100. */
   alert_drop: number;
   email: Toggle;
+  /** 1: each run renders the page in Chromium (docs/rendering.md). */
+  render: Generated<Toggle>;
   last_run_at: string | null;
   /** When the scheduler queues its next run (always in the future once it has been queued). */
   next_run_at: string;

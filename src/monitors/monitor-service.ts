@@ -135,9 +135,10 @@ export class MonitorService {
   }
 
   /**
-   * The run job: re-analyses the report as `results=1` does (a history item is recorded with
-   * it), sets last_run_at and last_result, and compares with the history item before. A page
-   * that cannot be analysed records nothing but last_run_at, and the job throws to be retried.
+   * The run job: re-analyses the report as `results=1` does, rendered when the monitor's
+   * `render` is 1 (a history item is recorded with it), sets last_run_at and last_result, and
+   * compares with the history item before. A page that cannot be analysed (or rendered) records
+   * nothing but last_run_at, and the job throws to be retried.
    */
   async run(payload: MonitorRunPayload, context: JobContext): Promise<void> {
     const { monitors, reports, history, reportService, jobs, log } = this.deps;
@@ -147,7 +148,7 @@ export class MonitorService {
     if (!report) return;
     let outcome: Awaited<ReturnType<ReportService['rerun']>>;
     try {
-      outcome = await reportService.rerun(report, context.signal);
+      outcome = await reportService.rerun(report, context.signal, { render: monitor.render === 1 });
     } catch (error) {
       await monitors.recordRun(monitor.id);
       throw error;

@@ -15,23 +15,39 @@ import type { AccountKey, AnalysisPool } from './analysis-pool.js';
 
 /**
  * Fetches and analyses one page with the instance's settings; rejects with FetchError when the
- * page cannot be analysed, or with the signal's reason once it aborts.
+ * page cannot be analysed, or with the signal's reason once it aborts. With `render`, the
+ * checks run on the DOM Chromium built (docs/rendering.md), and a page the browser cannot
+ * render rejects with the renderer's error.
  */
-export type PageAnalyser = (url: string, signal: AbortSignal, account: AccountKey) => Promise<AnalysedPage>;
+export type PageAnalyser = (
+  url: string,
+  signal: AbortSignal,
+  account: AccountKey,
+  options?: AnalysisChoice,
+) => Promise<AnalysedPage>;
 
-export interface NewReport extends PrivacyChange {
+/** How a page is analysed. */
+export interface AnalysisChoice {
+  /** Render the page in Chromium and run the checks on its DOM (the report's `rendered`). */
+  render?: boolean;
+}
+
+export interface NewReport extends PrivacyChange, AnalysisChoice {
   /** The page to analyse (normalised; the stored url is where it ended after redirects). */
   url: string;
 }
 
-export interface ReportChange extends PrivacyChange {
-  /** Analyse the page again: refreshes result, results and generated_at. */
+export interface ReportChange extends PrivacyChange, AnalysisChoice {
+  /** Analyse the page again: refreshes result, results, rendered and generated_at. */
   rerun?: boolean;
 }
 
+const toggle = (on: boolean | undefined): 0 | 1 => (on ? 1 : 0);
+
 /**
  * Every method that analyses rejects, storing nothing, with FetchError (the page could not be
- * analysed), AnalyserBusyError (no slot in time) or `signal`'s reason (the caller went away).
+ * analysed), the renderer's error (with `render`: the page could not be rendered),
+ * AnalyserBusyError (no slot in time) or `signal`'s reason (the caller went away).
  */
 export class ReportService {
   constructor(
@@ -44,7 +60,7 @@ export class ReportService {
 
   /** Analyses `report.url` for `account` and stores the report. */
   async create(account: number, report: NewReport, signal: AbortSignal): Promise<ReportRow> {
-    const page = await this.analyse(report.url, account, signal);
+    const page = await this.analyse(report.url, account, signal, report);
     const privacy = await applyPrivacy(report, NEW_RESOURCE);
     const row = await this.reports.create({
       user_id: account,
@@ -54,6 +70,7 @@ export class ReportService {
       results: JSON.stringify(page.results),
       privacy: privacy.privacy,
       password_hash: privacy.password_hash,
+      rendered: toggle(report.render),
       generated_at: page.generated_at,
     });
     await this.events.publish(account, 'report.created', reportResource(row));
@@ -62,12 +79,19 @@ export class ReportService {
 
   /** Applies `change` to a stored report; undefined when the report was deleted meanwhile. */
   async update(current: StoredReport, change: ReportChange, signal: AbortSignal): Promise<ReportRow | undefined> {
-    const page = change.rerun ? await this.analyse(current.url, current.user_id, signal) : null;
+    const page = change.rerun ? await this.analyse(current.url, current.user_id, signal, change) : null;
     const privacy = await applyPrivacy(change, current);
     const row = await this.reports.update(current.user_id, current.id, {
       privacy: privacy.privacy,
       password_hash: privacy.password_hash,
-      ...(page ? { result: page.result, results: JSON.stringify(page.results), generated_at: page.generated_at } : {}),
+      ...(page
+        ? {
+            result: page.result,
+            results: JSON.stringify(page.results),
+            rendered: toggle(change.render),
+            generated_at: page.generated_at,
+          }
+        : {}),
     });
     if (row) await this.events.publish(current.user_id, 'report.updated', reportResource(row));
     return row;
@@ -91,11 +115,16 @@ export class ReportService {
    * Analyses a stored report's page again (as `results=1` does) and stores it; the history item
    * it recorded comes back with it. Undefined when the report was deleted meanwhile.
    */
-  async rerun(current: StoredReport, signal: AbortSignal): Promise<{ report: ReportRow; history: ReportHistoryRow } | undefined> {
-    const page = await this.analyse(current.url, current.user_id, signal);
+  async rerun(
+    current: StoredReport,
+    signal: AbortSignal,
+    choice: AnalysisChoice = {},
+  ): Promise<{ report: ReportRow; history: ReportHistoryRow } | undefined> {
+    const page = await this.analyse(current.url, current.user_id, signal, choice);
     const written = await this.reports.updateRecorded(current.user_id, current.id, {
       result: page.result,
       results: JSON.stringify(page.results),
+      rendered: toggle(choice.render),
       generated_at: page.generated_at,
     });
     if (!written?.history) return undefined;
@@ -106,15 +135,17 @@ export class ReportService {
   /**
    * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
-   * report. Each is a report.updated or report.created event.
+   * report. Each is a report.updated or report.created event. `rendered`: the crawl ran the
+   * checks on the page's rendered DOM.
    */
-  async recordAnalysed(account: number, page: AnalysedPage): Promise<ReportRow> {
+  async recordAnalysed(account: number, page: AnalysedPage, rendered = false): Promise<ReportRow> {
     const results = JSON.stringify(page.results);
     const existing = await this.reports.idForUrl(account, page.url);
     if (existing !== undefined) {
       const written = await this.reports.updateRecorded(account, existing, {
         result: page.result,
         results,
+        rendered: toggle(rendered),
         generated_at: page.generated_at,
       });
       if (written) {
@@ -130,6 +161,7 @@ export class ReportService {
       results,
       privacy: Privacy.Private,
       password_hash: null,
+      rendered: toggle(rendered),
       generated_at: page.generated_at,
     });
     await this.events.publish(account, 'report.created', () => reportResource(row));
@@ -137,7 +169,8 @@ export class ReportService {
   }
 
   /** One analysis, in the account's turn. */
-  private analyse(url: string, account: number, signal: AbortSignal): Promise<AnalysedPage> {
-    return this.pool.run((slotSignal) => this.analysePage(url, slotSignal, account), signal, account);
+  private analyse(url: string, account: number, signal: AbortSignal, choice: AnalysisChoice): Promise<AnalysedPage> {
+    const options = { render: choice.render === true };
+    return this.pool.run((slotSignal) => this.analysePage(url, slotSignal, account, options), signal, account);
   }
 }

@@ -11,6 +11,7 @@ export function monitorResource(row: MonitorRow): Static<typeof Monitor> {
     frequency: row.frequency,
     alert_drop: row.alert_drop,
     email: row.email,
+    render: row.render,
     last_run_at: row.last_run_at,
     next_run_at: row.next_run_at,
     last_result: row.last_result,

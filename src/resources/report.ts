@@ -22,7 +22,7 @@ function pushReport(row: StoredReport, parts: Buffer[]): void {
     ),
     typeof row.results === 'string' ? Buffer.from(row.results) : row.results,
     Buffer.from(
-      `,"privacy":${row.privacy},"password":${row.password_hash !== null},"generated_at":${JSON.stringify(row.generated_at)},` +
+      `,"privacy":${row.privacy},"password":${row.password_hash !== null},"rendered":${Number(row.rendered) === 1},"generated_at":${JSON.stringify(row.generated_at)},` +
         `"created_at":${JSON.stringify(row.created_at)},"updated_at":${JSON.stringify(row.updated_at)}}`,
     ),
   );

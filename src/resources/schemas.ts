@@ -42,6 +42,9 @@ export const Report = Type.Object(
     results: Type.Object(Object.fromEntries(CHECK_NAMES.map((name) => [name, Type.Ref(CheckObject)]))),
     privacy: PrivacyLevel(),
     password: Type.Boolean({ description: 'Whether a share-page password is set' }),
+    rendered: Type.Boolean({
+      description: 'Whether the latest analysis ran the checks on the DOM Chromium built (render=1) rather than the raw HTML',
+    }),
     generated_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -167,6 +170,7 @@ export const Monitor = Type.Object(
     frequency: StringEnum(FREQUENCIES),
     alert_drop: Type.Integer({ minimum: 1, maximum: 100 }),
     email: IntegerEnum([0, 1]),
+    render: IntegerEnum([0, 1], { description: 'Whether each run renders the page in Chromium (1) or reads the raw HTML (0)' }),
     last_run_at: { ...NullableTimestamp, description: 'When it last ran (null before its first run)' },
     next_run_at: { ...Timestamp, description: 'When its next scheduled run is due' },
     last_result: Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Null()], {

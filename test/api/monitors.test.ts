@@ -16,6 +16,7 @@ const FIELDS = [
   'frequency',
   'alert_drop',
   'email',
+  'render',
   'last_run_at',
   'next_run_at',
   'last_result',
@@ -56,7 +57,7 @@ describe('monitors API', () => {
       ).n,
     );
 
-  test('create: 201 with the fields in order, defaults alert_drop 5 and email 1; the first run one period later; nothing runs', async () => {
+  test('create: 201 with the fields in order, defaults alert_drop 5, email 1 and render 0; the first run one period later; nothing runs', async () => {
     clock.set(Date.parse('2026-01-31T10:00:00Z'));
     const report = await seedReport(t.db.handle, userId);
     const expected = {
@@ -80,6 +81,7 @@ describe('monitors API', () => {
           frequency,
           alert_drop: 5,
           email: 1,
+          render: 0,
           last_run_at: null,
           next_run_at: next,
           last_result: null,

@@ -70,6 +70,7 @@ describe('reports API: create, show, update, delete', () => {
       'results',
       'privacy',
       'password',
+      'rendered',
       'generated_at',
       'created_at',
       'updated_at',
@@ -78,6 +79,7 @@ describe('reports API: create, show, update, delete', () => {
     assert.equal(r.project, '127.0.0.1');
     assert.equal(r.privacy, 1);
     assert.equal(r.password, false);
+    assert.equal(r.rendered, false, 'not rendered unless render=1');
     for (const field of ['generated_at', 'created_at', 'updated_at']) assert.match(r[field], TIMESTAMP, field);
     assert.deepEqual(Object.keys(r.results), [...CHECK_NAMES]);
     for (const [name, check] of Object.entries(r.results) as [string, Record<string, unknown>][]) {

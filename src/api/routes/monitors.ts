@@ -17,6 +17,7 @@ import { addError, withRules } from '../../http/rules.js';
 import { DeletedResponse, Envelope, IdParams, Paginated } from '../../http/schemas.js';
 import { MonitorCreateBody, MonitorUpdateBody, PageQuery } from '../schemas/monitors.js';
 import { Monitor } from '../../resources/schemas.js';
+import { renderRule, type RenderAvailability } from '../render-rule.js';
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../../http/type-provider.js';
 
@@ -37,9 +38,11 @@ export interface MonitorsDeps {
   maxMonitors: number;
   /** The shared window counter (Redis when configured): "run now" once a minute per monitor. */
   counter: WindowCounter;
+  /** The instance's renderer: `render` needs Chromium. */
+  renderer: RenderAvailability;
 }
 
-export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonitors, counter }: MonitorsDeps): void {
+export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonitors, counter, renderer }: MonitorsDeps): void {
   const tags = ['monitors'];
   const params = IdParams('Monitor');
 
@@ -97,6 +100,7 @@ export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonito
         if (typeof reportId === 'number' && !(isIdInRange(reportId) && (await reports.owns(userId, reportId)))) {
           addError(errors, 'report_id', REPORT_ID_INVALID);
         }
+        renderRule(valid.render === 1, renderer, errors);
       });
       const row = await monitors.create(
         {
@@ -105,6 +109,7 @@ export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonito
           frequency: body.frequency,
           alert_drop: body.alert_drop ?? 5,
           email: body.email ?? 1,
+          render: body.render ?? 0,
         },
         maxMonitors,
       );
@@ -127,11 +132,12 @@ export function monitorsRoutes(app: Api, { monitors, reports, service, maxMonito
     handler: async (request) => {
       const current = await monitors.find(request.user!.id, request.params.id);
       if (!current) throw notFound('Monitor');
-      const body = await withRules(request, () => {});
+      const body = await withRules(request, (valid, errors) => renderRule(valid.render === 1, renderer, errors));
       const row = await monitors.update(current, {
         ...(body.frequency != null ? { frequency: body.frequency } : {}),
         ...(body.alert_drop != null ? { alert_drop: body.alert_drop } : {}),
         ...(body.email != null ? { email: body.email } : {}),
+        ...(body.render != null ? { render: body.render } : {}),
       });
       if (!row) throw notFound('Monitor');
       return ok(monitorResource(row));

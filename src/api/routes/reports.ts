@@ -11,6 +11,7 @@ import { notFound } from '../../http/errors.js';
 import { errorResponses } from '../../http/openapi-responses.js';
 import { listParams, listPath, pagination } from '../../http/pagination.js';
 import { passwordRule } from '../privacy-rule.js';
+import { renderRule, type RenderAvailability } from '../render-rule.js';
 import { JSON_UTF8, createdReportJson, reportPageJson, shownReportJson } from '../../resources/report.js';
 import { withRules } from '../../http/rules.js';
 import { DeletedResponse, Encoded, IdParams } from '../../http/schemas.js';
@@ -22,9 +23,11 @@ export interface ReportsDeps {
   reports: ReportsRepository;
   service: ReportService;
   bands: AnalysisConfig['bands'];
+  /** The instance's renderer: `render` needs Chromium. */
+  renderer: RenderAvailability;
 }
 
-export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps): void {
+export function reportsRoutes(app: Api, { reports, service, bands, renderer }: ReportsDeps): void {
   const tags = ['reports'];
   const params = IdParams('Report');
 
@@ -101,8 +104,12 @@ export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps
       attachValidation: true, // the password rule answers in the schema's 422 (rules.ts)
     },
     async (request, reply) => {
-      const body = await withRules(request, (valid, errors) => passwordRule(valid, NEW_RESOURCE, errors));
-      const row = await analysingFor(request, reply, (signal) => service.create(request.user!.id, body, signal));
+      const body = await withRules(request, (valid, errors) => {
+        passwordRule(valid, NEW_RESOURCE, errors);
+        renderRule(valid.render === true, renderer, errors);
+      });
+      const report = { ...body, render: body.render === true };
+      const row = await analysingFor(request, reply, (signal) => service.create(request.user!.id, report, signal));
       return reply.code(201).type(JSON_UTF8).send(createdReportJson(row));
     },
   );
@@ -122,8 +129,17 @@ export function reportsRoutes(app: Api, { reports, service, bands }: ReportsDeps
     handler: async (request, reply) => {
       const current = await reports.find(request.user!.id, request.params.id);
       if (!current) throw notFound('Report');
-      const body = await withRules(request, (valid, errors) => passwordRule(valid, current, errors));
-      const change = { privacy: body.privacy, password: body.password, rerun: body.results === true };
+      const body = await withRules(request, (valid, errors) => {
+        passwordRule(valid, current, errors);
+        // Without a re-run nothing is analysed, so nothing is rendered either.
+        renderRule(valid.results === true && valid.render === true, renderer, errors);
+      });
+      const change = {
+        privacy: body.privacy,
+        password: body.password,
+        rerun: body.results === true,
+        render: body.render === true,
+      };
       const row = await analysingFor(request, reply, (signal) => service.update(current, change, signal));
       if (!row) throw notFound('Report');
       return reply.type(JSON_UTF8).send(shownReportJson(row));

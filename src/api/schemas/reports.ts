@@ -17,12 +17,23 @@ export const ReportCreateBody = Type.Object({
   url: Type.String({ maxLength: 2048, format: 'http-url', description: 'Page to analyse; a bare host gets https://' }),
   privacy: Type.Optional({ ...PrivacyParam, default: DEFAULT_PRIVACY }),
   password: Type.Optional(Password),
+  render: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: '1 renders the page in Chromium and runs the checks on its DOM (needs Chromium: GET /health shows render)',
+    }),
+  ),
 });
 
 export const ReportUpdateBody = Type.Object({
   privacy: Type.Optional(PrivacyParam),
   password: Type.Optional(Password),
-  results: Type.Optional(Type.Boolean({ description: '1 re-runs the analysis and refreshes result, results and generated_at' })),
+  results: Type.Optional(
+    Type.Boolean({ description: '1 re-runs the analysis and refreshes result, results, rendered and generated_at' }),
+  ),
+  render: Type.Optional(
+    Type.Boolean({ default: false, description: 'With results=1: 1 renders the page in Chromium for the re-run' }),
+  ),
 });
 
 export const ProjectListQuery = Type.Object({

@@ -63,7 +63,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
       request,
       reply,
       { section: 'monitors', title: 'New monitor', status: errors ? 422 : 200 },
-      newMonitorMain({ csrf: signedIn(request).csrf, reports, values, errors }),
+      newMonitorMain({ csrf: signedIn(request).csrf, reports, values, errors, renderAvailable: deps.renderer.available() }),
     );
   }
 
@@ -82,7 +82,14 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
         title: `Monitor of ${url ? shortUrl(url) : `report #${monitor.report_id}`}`,
         status: form ? 422 : 200,
       },
-      monitorMain({ csrf: signedIn(request).csrf, monitor, reportUrl: url, bands, ...form }),
+      monitorMain({
+        csrf: signedIn(request).csrf,
+        monitor,
+        reportUrl: url,
+        bands,
+        renderAvailable: deps.renderer.available(),
+        ...form,
+      }),
     );
   }
 
@@ -118,7 +125,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
   app.post(
     '/monitors',
     {
-      schema: dashboardSchema('Create a monitor (report_id, frequency, alert_drop, email): 303 to its page', 'form'),
+      schema: dashboardSchema('Create a monitor (report_id, frequency, alert_drop, email, render): 303 to its page', 'form'),
     },
     async (request, reply) => {
       const fields = formFields(request);
@@ -154,7 +161,7 @@ export const monitorsPages: PageModule = (app, deps: DashboardDeps) => {
     '/monitors/:id',
     {
       schema: {
-        ...dashboardSchema("Save a monitor's settings (frequency, alert_drop, email): 303 back to its page", 'form'),
+        ...dashboardSchema("Save a monitor's settings (frequency, alert_drop, email, render): 303 back to its page", 'form'),
         params,
       },
     },

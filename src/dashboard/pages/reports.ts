@@ -19,6 +19,9 @@ const LIST_KEYS = ['search', 'project', 'result', 'sort_by', 'sort', 'per_page',
 
 type Api = ReturnType<typeof apiFor>;
 
+/** A form field as one string: a checkbox after its hidden 0 sends both, and the last one counts. */
+const lastValue = (value: string | string[] | undefined): string => (Array.isArray(value) ? value.at(-1) : value) ?? '';
+
 /** The project names for the filter's select (the first 100, by name). */
 async function projectNames(api: Api): Promise<string[]> {
   const answer = await api.get<ListPage<ProjectItem>>('/projects', { sort_by: 'project', sort: 'asc', per_page: 100 });
@@ -50,6 +53,7 @@ async function sendList(
       filterErrors: refused ? fieldErrors(list) : undefined,
       projects,
       newReport,
+      renderAvailable: deps.renderer.available(),
     }),
   );
 }
@@ -79,6 +83,7 @@ async function sendDetail(
       report,
       history: history.status === 200 ? history.body.data : [],
       privacyForm,
+      renderAvailable: deps.renderer.available(),
     }),
   );
 }
@@ -100,22 +105,20 @@ export const reportsPages: PageModule = (app, deps) => {
     '/reports',
     {
       schema: dashboardSchema(
-        'New report (fields url, privacy, password): the page is analysed now, then 303 to the report',
+        'New report (fields url, privacy, password, render): the page is analysed now, then 303 to the report',
         'form',
       ),
     },
     async (request, reply) => {
       const fields = formFields(request);
-      const body = { url: fields.url, privacy: fields.privacy, password: fields.password };
+      const body = { url: fields.url, privacy: fields.privacy, password: fields.password, render: fields.render };
       const created = await apiFor(request, deps.api).post<One<typeof Report>>('/reports', body);
       if (created.status === 201) {
         const { id, result } = created.body.data;
         return redirectWithNotice(reply, `/app/reports/${id}`, `Report created: the page scored ${result} out of 100.`);
       }
       if (created.status === 422) {
-        const values = Object.fromEntries(
-          ['url', 'privacy'].map((k) => [k, typeof fields[k] === 'string' ? (fields[k] as string) : '']),
-        );
+        const values = Object.fromEntries(['url', 'privacy', 'render'].map((k) => [k, lastValue(fields[k])]));
         return sendList(request, reply, deps, {}, { values, errors: fieldErrors(created) });
       }
       return redirectWithNotice(reply, '/app/reports', apiMessage(created, 'The report could not be created.'), true);
@@ -167,14 +170,18 @@ export const reportsPages: PageModule = (app, deps) => {
     '/reports/:id/rerun',
     {
       schema: {
-        ...dashboardSchema('Re-run the analysis of a report: 303 to the report', 'form'),
+        ...dashboardSchema('Re-run the analysis of a report (field render): 303 to the report', 'form'),
         params: idParams,
       },
     },
     async (request, reply) => {
       const id = pathId(request);
       if (id === null) return notFoundAppPage(request, reply);
-      const rerun = await apiFor(request, deps.api).put<One<typeof Report>>(`/reports/${id}`, { results: '1' });
+      const { render } = formFields(request);
+      const rerun = await apiFor(request, deps.api).put<One<typeof Report>>(`/reports/${id}`, {
+        results: '1',
+        ...(render === undefined ? {} : { render }),
+      });
       if (rerun.status === 404) return notFoundAppPage(request, reply);
       if (rerun.status === 200) {
         return redirectWithNotice(

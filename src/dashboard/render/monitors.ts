@@ -7,6 +7,7 @@ import { html, type HtmlValue } from '../../render/html.js';
 import { checkboxField, csrfField, errorSummary, type FieldErrors, inputField, postButton, selectField } from './forms.js';
 import type { MonitorJson } from '../api-types.js';
 import { type ListMeta, pager, scoreBadge, timeOf } from './monitors-common.js';
+import { renderField } from './reports.js';
 
 /** The API's Monitor. */
 export type MonitorView = MonitorJson;
@@ -52,7 +53,7 @@ function frequencyField(value: string, errors: FieldErrors | undefined, editing:
   });
 }
 
-function alertFields(values: MonitorFormValues, errors?: FieldErrors) {
+function alertFields(values: MonitorFormValues, errors: FieldErrors | undefined, renderAvailable: boolean) {
   const email = text(values.email);
   return html`${inputField({
     name: 'alert_drop',
@@ -69,7 +70,8 @@ ${checkboxField({
   label: "E-mail an alert to the account's address",
   checked: email !== '0',
   errors,
-})}`;
+})}
+${renderAvailable ? renderField(text(values.render) === '1', errors) : ''}`;
 }
 
 export function monitorListMain(options: {
@@ -119,6 +121,8 @@ export function newMonitorMain(options: {
   reports: ReportChoice[];
   values: MonitorFormValues;
   errors?: FieldErrors;
+  /** Offer "Render with Chromium" (the instance has it). */
+  renderAvailable?: boolean;
 }): HtmlValue {
   const { csrf, reports, values, errors } = options;
   const head = html`<div class="page-head"><h1>New monitor</h1><div class="actions"><a href="/app/monitors">Back to monitors</a></div></div>`;
@@ -149,7 +153,7 @@ ${selectField({
   hint: 'The report whose page is analysed again at each run.',
 })}
 ${frequencyField(text(values.frequency), errors, false)}
-${alertFields(values, errors)}
+${alertFields(values, errors, options.renderAvailable === true)}
 <button class="button" type="submit">Create monitor</button>
 </form>
 </section>`;
@@ -162,12 +166,14 @@ export function monitorMain(options: {
   bands: AnalysisConfig['bands'];
   values?: MonitorFormValues;
   errors?: FieldErrors;
+  renderAvailable?: boolean;
 }): HtmlValue {
   const { csrf, monitor: m, bands, errors } = options;
   const values: MonitorFormValues = options.values ?? {
     frequency: m.frequency,
     alert_drop: String(m.alert_drop),
     email: String(m.email),
+    render: String(m.render),
   };
   const name = options.reportUrl ? shortUrl(options.reportUrl) : `report #${m.report_id}`;
   return html`<div class="page-head"><h1>Monitor of ${name}</h1><div class="actions"><a href="/app/monitors">Back to monitors</a></div></div>
@@ -178,6 +184,7 @@ export function monitorMain(options: {
 <dt>Last run</dt><dd>${timeOf(m.last_run_at)}</dd>
 <dt>Score of the last run</dt><dd>${scoreBadge(m.last_result, bands)}</dd>
 <dt>Next scheduled run</dt><dd>${timeOf(m.next_run_at)}</dd>
+<dt>Page read as</dt><dd>${m.render === 1 ? 'Rendered with Chromium' : 'Raw HTML'}</dd>
 <dt>Created</dt><dd>${timeOf(m.created_at)}</dd>
 <dt>Settings last changed</dt><dd>${timeOf(m.updated_at)}</dd>
 </dl>
@@ -190,7 +197,7 @@ ${errorSummary(errors)}
 <form method="post" action="/app/monitors/${m.id}" novalidate>
 ${csrfField(csrf)}
 ${frequencyField(text(values.frequency), errors, true)}
-${alertFields(values, errors)}
+${alertFields(values, errors, options.renderAvailable === true)}
 <button class="button" type="submit">Save settings</button>
 </form>
 </section>

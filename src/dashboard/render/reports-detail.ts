@@ -5,7 +5,7 @@ import { formatDateTime, isoDateTime, parseTimestamp, truncate } from '../../ren
 import { html, safeHref, type SafeHtml } from '../../render/html.js';
 import { type HistoryPoint, renderChecks, renderHistory, renderScoreCard } from '../../render/report.js';
 import { csrfField, errorSummary, inputField, postButton, selectField, type FieldErrors } from './forms.js';
-import { PRIVACY_OPTIONS, PRIVACY_WORDS, withQuery } from './reports.js';
+import { PRIVACY_OPTIONS, PRIVACY_WORDS, renderField, withQuery } from './reports.js';
 
 export interface ReportDetail {
   id: number;
@@ -15,6 +15,8 @@ export interface ReportDetail {
   results: unknown;
   privacy: number;
   password: boolean;
+  /** Whether the checks ran on the DOM Chromium built. */
+  rendered?: boolean;
   generated_at: string;
 }
 
@@ -26,6 +28,17 @@ export interface ReportDetailView {
   history: HistoryPoint[];
   /** The privacy form as posted, when the API refused it. */
   privacyForm?: { values: Record<string, string>; errors: FieldErrors };
+  /** Offer "Render with Chromium" on the re-run (the instance has it). */
+  renderAvailable?: boolean;
+}
+
+/** The re-run: with the render choice (as the report was last analysed) where Chromium is available. */
+function rerunForm(view: ReportDetailView): SafeHtml {
+  const { report, csrf } = view;
+  if (!view.renderAvailable) return postButton(`/app/reports/${report.id}/rerun`, 'Re-run the analysis', csrf);
+  return html`<form method="post" action="/app/reports/${report.id}/rerun">${csrfField(csrf)}
+${renderField(report.rendered === true)}
+<button class="button" type="submit">Re-run the analysis</button></form>`;
 }
 
 function privacyCard(view: ReportDetailView): SafeHtml {
@@ -66,11 +79,11 @@ export function renderReportDetail(view: ReportDetailView): SafeHtml {
     generated === null
       ? 'analysed at an unknown date'
       : html`analysed <time datetime="${isoDateTime(generated)}">${formatDateTime(generated)}</time>`
-  }${href ? html` · <a href="${href}" rel="nofollow noopener noreferrer">Open the analysed page</a>` : ''}${
-    report.privacy !== 1 ? html` · <a href="/reports/${report.id}">Open the share page</a>` : ''
-  }</p>
+  }${report.rendered === true ? ' · rendered with Chromium' : ''}${
+    href ? html` · <a href="${href}" rel="nofollow noopener noreferrer">Open the analysed page</a>` : ''
+  }${report.privacy !== 1 ? html` · <a href="/reports/${report.id}">Open the share page</a>` : ''}</p>
 <div class="actions">
-${postButton(`/app/reports/${report.id}/rerun`, 'Re-run the analysis', csrf)}
+${rerunForm(view)}
 ${postButton(`/app/reports/${report.id}/delete`, 'Delete this report', csrf, { danger: true })}
 </div>
 </section>

@@ -5,7 +5,7 @@ import { bandOf } from '../../analysis/score.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../render/format.js';
 import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
 import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
-import { csrfField, errorSummary, inputField, selectField, type FieldErrors } from './forms.js';
+import { checkboxField, csrfField, errorSummary, inputField, selectField, type FieldErrors } from './forms.js';
 
 /** The paginator's fields the pages read. */
 export interface ListPage<T> {
@@ -83,6 +83,19 @@ export interface NewReportForm {
   csrf: string;
   values?: Record<string, string>;
   errors?: FieldErrors;
+  /** Offer "Render with Chromium" (the instance has it). */
+  renderAvailable?: boolean;
+}
+
+/** The `render` checkbox of the report and monitor forms (docs/rendering.md). */
+export function renderField(checked: boolean, errors?: FieldErrors): SafeHtml {
+  return checkboxField({
+    name: 'render',
+    label: 'Render with Chromium',
+    checked,
+    errors,
+    hint: 'Runs the page’s JavaScript first and checks the page as a browser shows it: slower, for sites that build their content with scripts.',
+  });
 }
 
 export function renderNewReportForm(form: NewReportForm): SafeHtml {
@@ -96,6 +109,7 @@ ${csrfField(form.csrf)}
 ${inputField({ name: 'url', label: 'Page URL', type: 'text', value: values.url, placeholder: 'https://example.com/page', autocomplete: 'url', required: true, maxlength: 2048, errors: form.errors })}
 ${selectField({ name: 'privacy', label: 'Who can open its share page', options: PRIVACY_OPTIONS, value: values.privacy ?? '1', errors: form.errors })}
 ${inputField({ name: 'password', label: 'Share-page password', type: 'password', autocomplete: 'new-password', maxlength: 128, hint: 'Only with “Password”: 1 to 128 characters.', errors: form.errors })}
+${form.renderAvailable ? renderField(values.render === '1', form.errors) : ''}
 <button class="button" type="submit">Analyse</button>
 </form>
 </section>`;
@@ -111,6 +125,7 @@ export interface ReportsListView {
   filterErrors?: FieldErrors;
   projects: string[];
   newReport?: { values?: Record<string, string>; errors?: FieldErrors };
+  renderAvailable?: boolean;
 }
 
 const FILTER_KEYS = ['search', 'project', 'result', 'sort_by', 'sort', 'per_page'] as const;
@@ -188,7 +203,7 @@ ${renderPager(page.meta, '/app/reports', kept, 'reports')}`;
   return html`<div class="page-head"><h1>Reports</h1><a class="button secondary" href="#new-report">New report</a></div>
 <section class="card">${filters}</section>
 ${body}
-${renderNewReportForm({ csrf: view.csrf, ...view.newReport })}`;
+${renderNewReportForm({ csrf: view.csrf, renderAvailable: view.renderAvailable, ...view.newReport })}`;
 }
 
 export interface ProjectsListView {

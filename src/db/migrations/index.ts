@@ -23,6 +23,7 @@ import * as m0013 from './0013-job-fairness.js';
 import * as m0014 from './0014-analytics-props.js';
 import * as m0015 from './0015-crawl-page-facts.js';
 import * as m0016 from './0016-crawl-links.js';
+import * as m0017 from './0017-rendering.js';
 
 interface MigrationModule {
   name: string;
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly MigrationModule[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ];
 
 export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
