@@ -1,6 +1,7 @@
 // The generated site bench/crawl crawls: node:http on 127.0.0.1, `/` and `/p/1` … `/p/<N-1>`, each
 // a small complete page (title, meta description, canonical, h1, three paragraphs: 200+ words of
-// visible text, 12–20 internal links), a robots.txt naming the sitemap, a sitemap.xml of every page,
+// visible text, 12–20 internal links), a robots.txt naming the sitemap, a sitemap.xml of every page
+// (past 50,000 pages, the protocol's limit a file, an index of sitemap files of 50,000 URLs each),
 // and a 404 for anything else. One page in 20 (n ≡ 10 mod 20) is a near-duplicate of the page before
 // it: the same paragraphs and related links under its own title, description and h1, about 0.9 of
 // its word 5-shingles shared, so the crawl's near-duplicate pass (MinHash) has work to do. No link
@@ -64,6 +65,9 @@ function prng(seed: number): () => number {
 }
 
 const pathOf = (n: number) => (n === 0 ? '/' : `/p/${n}`);
+
+/** URLs a sitemap file may list (the protocol's limit). */
+const SITEMAP_URLS = 50_000;
 
 /** Page n's link targets: home and four section pages, the next five, 2n and 2n+1, six others. */
 function linksOf(n: number, pages: number): number[] {
@@ -132,6 +136,8 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   let html: Buffer[] = [];
   let robots = Buffer.alloc(0);
   let sitemap = Buffer.alloc(0);
+  /** The sitemap files an index lists (none while one file holds every page). */
+  const sitemapFiles: Buffer[] = [];
   const notFound = Buffer.from('<!doctype html><html lang="en"><title>Not found</title><p>Not found</p></html>\n');
   let gets = new Uint32Array(pages);
   let heads = 0;
@@ -149,6 +155,11 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
     return n < pages ? n : -1;
   };
 
+  const sitemapFileNumber = (path: string): number => {
+    const match = /^\/sitemap-([1-9][0-9]*)\.xml$/.exec(path);
+    return match && Number(match[1]) <= sitemapFiles.length ? Number(match[1]) - 1 : -1;
+  };
+
   const server: Server = createServer((request, response) => {
     total++;
     const path = (request.url ?? '/').split('?')[0];
@@ -163,10 +174,11 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
       robotsCount++;
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': robots.length });
       response.end(head ? undefined : robots);
-    } else if (path === '/sitemap.xml') {
+    } else if (path === '/sitemap.xml' || sitemapFileNumber(path) >= 0) {
       sitemapCount++;
-      response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'content-length': sitemap.length });
-      response.end(head ? undefined : sitemap);
+      const body = path === '/sitemap.xml' ? sitemap : sitemapFiles[sitemapFileNumber(path)];
+      response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'content-length': body.length });
+      response.end(head ? undefined : body);
     } else {
       notFoundCount++;
       response.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'content-length': notFound.length });
@@ -185,12 +197,23 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
 
   html = Array.from({ length: pages }, (_, n) => Buffer.from(sitePageHtml(n, pages, base)));
   robots = Buffer.from(`User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`);
-  sitemap = Buffer.from(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
-      { length: pages },
-      (_, n) => `<url><loc>${base}${pathOf(n)}</loc></url>`,
-    ).join('\n')}\n</urlset>\n`,
-  );
+  const urlset = (from: number, to: number) =>
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
+        { length: to - from },
+        (_, i) => `<url><loc>${base}${pathOf(from + i)}</loc></url>`,
+      ).join('\n')}\n</urlset>\n`,
+    );
+  if (pages <= SITEMAP_URLS) {
+    sitemap = urlset(0, pages);
+  } else {
+    for (let from = 0; from < pages; from += SITEMAP_URLS) sitemapFiles.push(urlset(from, Math.min(pages, from + SITEMAP_URLS)));
+    sitemap = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemapFiles
+        .map((_, i) => `<sitemap><loc>${base}/sitemap-${i + 1}.xml</loc></sitemap>`)
+        .join('\n')}\n</sitemapindex>\n`,
+    );
+  }
 
   // Breadth-first from `/`, as a crawler would go.
   const depth = new Int32Array(pages).fill(-1);
