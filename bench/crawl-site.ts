@@ -1,6 +1,11 @@
 // The generated site bench/crawl crawls: node:http on 127.0.0.1, `/` and `/p/1` … `/p/<N-1>`, each
-// a small complete page (title, meta description, canonical, h1, two paragraphs, 12–20 internal
-// links), a robots.txt naming the sitemap, a sitemap.xml of every page, and a 404 for anything else.
+// a small complete page (title, meta description, canonical, h1, three paragraphs: 200+ words of
+// visible text, 12–20 internal links), a robots.txt naming the sitemap, a sitemap.xml of every page
+// (past 50,000 pages, the protocol's limit a file, an index of sitemap files of 50,000 URLs each),
+// and a 404 for anything else. One page in 20 (n ≡ 10 mod 20) is a near-duplicate of the page before
+// it: the same paragraphs and related links under its own title, description and h1, about 0.9 of
+// its word 5-shingles shared, so the crawl's near-duplicate pass (MinHash) has work to do. No link
+// leaves the site.
 // Every request is counted by method and path, so the bench can say what each tool fetched and
 // whether any page was fetched twice.
 import { createServer, type Server } from 'node:http';
@@ -61,6 +66,9 @@ function prng(seed: number): () => number {
 
 const pathOf = (n: number) => (n === 0 ? '/' : `/p/${n}`);
 
+/** URLs a sitemap file may list (the protocol's limit). */
+const SITEMAP_URLS = 50_000;
+
 /** Page n's link targets: home and four section pages, the next five, 2n and 2n+1, six others. */
 function linksOf(n: number, pages: number): number[] {
   const random = prng(n * 7919 + 17);
@@ -75,19 +83,34 @@ function sentence(random: () => number, words: number): string {
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
 }
 
-function pageHtml(n: number, pages: number, base: string): string {
-  const random = prng(n + 1);
+/** Page n is a near-duplicate of page n − 1 (one page in 20). */
+export function isNearDuplicate(n: number): boolean {
+  return n % 20 === 10;
+}
+
+/** Page n's link targets as its HTML lists them (a near-duplicate lists its original's, but itself). */
+export function listedLinks(n: number, pages: number): number[] {
+  return isNearDuplicate(n) ? linksOf(n - 1, pages).filter((t) => t !== n) : linksOf(n, pages);
+}
+
+/** The HTML of page n of a site of `pages` pages served at `base`. */
+export function sitePageHtml(n: number, pages: number, base: string): string {
+  // A near-duplicate's paragraphs are its original's, drawn from the same seed.
+  const random = prng((isNearDuplicate(n) ? n - 1 : n) + 1);
   const topic = `${WORDS[n % WORDS.length]} ${WORDS[(n * 7) % WORDS.length]}`;
+  // A near-duplicate's heading names its original's topic: only the page number differs.
+  const original = isNearDuplicate(n) ? n - 1 : n;
+  const heading = `${WORDS[original % WORDS.length]} ${WORDS[(original * 7) % WORDS.length]}`;
   const name = n === 0 ? 'Home' : `Page ${n}`;
-  const paragraph = () => Array.from({ length: 5 }, () => sentence(random, 8 + (random() % 8))).join(' ');
-  const links = linksOf(n, pages)
+  const paragraph = () => Array.from({ length: 5 }, () => sentence(random, 10 + (random() % 8))).join(' ');
+  const links = listedLinks(n, pages)
     .map((t) => `<li><a href="${pathOf(t)}">${t === 0 ? 'Home' : `Page ${t}: ${WORDS[t % WORDS.length]}`}</a></li>`)
     .join('');
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>${name}: a ${topic} guide for the crawl benchmark site</title>
+<title>${name}: a ${topic} guide</title>
 <meta name="description" content="${name} of the generated crawl benchmark site, about ${topic}: a short page with text and links to its neighbours, so a crawler reaches every page.">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="canonical" href="${base}${pathOf(n)}">
@@ -95,7 +118,8 @@ function pageHtml(n: number, pages: number, base: string): string {
 <body>
 <header><a href="/">Benchmark site</a></header>
 <main>
-<h1>${name}: ${topic}</h1>
+<h1>${name}: ${heading}</h1>
+<p>${paragraph()}</p>
 <p>${paragraph()}</p>
 <p>${paragraph()}</p>
 <h2>Related pages</h2>
@@ -112,6 +136,8 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   let html: Buffer[] = [];
   let robots = Buffer.alloc(0);
   let sitemap = Buffer.alloc(0);
+  /** The sitemap files an index lists (none while one file holds every page). */
+  const sitemapFiles: Buffer[] = [];
   const notFound = Buffer.from('<!doctype html><html lang="en"><title>Not found</title><p>Not found</p></html>\n');
   let gets = new Uint32Array(pages);
   let heads = 0;
@@ -129,6 +155,11 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
     return n < pages ? n : -1;
   };
 
+  const sitemapFileNumber = (path: string): number => {
+    const match = /^\/sitemap-([1-9][0-9]*)\.xml$/.exec(path);
+    return match && Number(match[1]) <= sitemapFiles.length ? Number(match[1]) - 1 : -1;
+  };
+
   const server: Server = createServer((request, response) => {
     total++;
     const path = (request.url ?? '/').split('?')[0];
@@ -143,10 +174,11 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
       robotsCount++;
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': robots.length });
       response.end(head ? undefined : robots);
-    } else if (path === '/sitemap.xml') {
+    } else if (path === '/sitemap.xml' || sitemapFileNumber(path) >= 0) {
       sitemapCount++;
-      response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'content-length': sitemap.length });
-      response.end(head ? undefined : sitemap);
+      const body = path === '/sitemap.xml' ? sitemap : sitemapFiles[sitemapFileNumber(path)];
+      response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8', 'content-length': body.length });
+      response.end(head ? undefined : body);
     } else {
       notFoundCount++;
       response.writeHead(404, { 'content-type': 'text/html; charset=utf-8', 'content-length': notFound.length });
@@ -163,14 +195,25 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
-  html = Array.from({ length: pages }, (_, n) => Buffer.from(pageHtml(n, pages, base)));
+  html = Array.from({ length: pages }, (_, n) => Buffer.from(sitePageHtml(n, pages, base)));
   robots = Buffer.from(`User-agent: *\nAllow: /\nSitemap: ${base}/sitemap.xml\n`);
-  sitemap = Buffer.from(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
-      { length: pages },
-      (_, n) => `<url><loc>${base}${pathOf(n)}</loc></url>`,
-    ).join('\n')}\n</urlset>\n`,
-  );
+  const urlset = (from: number, to: number) =>
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${Array.from(
+        { length: to - from },
+        (_, i) => `<url><loc>${base}${pathOf(from + i)}</loc></url>`,
+      ).join('\n')}\n</urlset>\n`,
+    );
+  if (pages <= SITEMAP_URLS) {
+    sitemap = urlset(0, pages);
+  } else {
+    for (let from = 0; from < pages; from += SITEMAP_URLS) sitemapFiles.push(urlset(from, Math.min(pages, from + SITEMAP_URLS)));
+    sitemap = Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemapFiles
+        .map((_, i) => `<sitemap><loc>${base}/sitemap-${i + 1}.xml</loc></sitemap>`)
+        .join('\n')}\n</sitemapindex>\n`,
+    );
+  }
 
   // Breadth-first from `/`, as a crawler would go.
   const depth = new Int32Array(pages).fill(-1);
@@ -178,14 +221,14 @@ export async function startCrawlSite(pages: number): Promise<CrawlSite> {
   const queue = [0];
   let linkCount = 0;
   for (let i = 0; i < queue.length; i++) {
-    for (const t of linksOf(queue[i], pages)) {
+    for (const t of listedLinks(queue[i], pages)) {
       if (depth[t] < 0) {
         depth[t] = depth[queue[i]] + 1;
         queue.push(t);
       }
     }
   }
-  for (let n = 0; n < pages; n++) linkCount += linksOf(n, pages).length;
+  for (let n = 0; n < pages; n++) linkCount += listedLinks(n, pages).length;
 
   return {
     base,

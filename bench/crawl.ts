@@ -2,11 +2,18 @@
 // loopback site, in one run.
 //
 //   npm run bench -- crawl [--pages N] [--rounds N] [--no-rss] [--rss-pages N] [--peer-only]
-//   --pages N      the site's size for the timed runs (1,000)
-//   --rounds N     rounds of timed runs (3); each round runs every tool once, in rotated order
-//   --no-rss       leaves out the large crawl (also BENCH_NO_RSS=1)
-//   --rss-pages N  the large crawl's site (10,000)
-//   --peer-only    linkinator alone (while our crawl command is not there)
+//                          [--big-pages N | --no-big] [--issue-rows N | --no-issue-pass] [--no-wal]
+//   --pages N         the site's size for the timed runs (1,000)
+//   --rounds N        rounds of timed runs (3); each round runs every tool once, in rotated order
+//   --no-rss          leaves out the large crawl (also BENCH_NO_RSS=1)
+//   --rss-pages N     the large crawl's site (10,000)
+//   --peer-only       linkinator alone (while our crawl command is not there)
+//   --big-pages N     the largest crawl, ours alone (100,000; linkinator's memory grows past the
+//                     machine's there): peak RSS, and pages/s next to the large crawl's
+//   --no-big          leaves it out
+//   --issue-rows N    the issue pass alone over N rows of the same site (100,000; bench/crawl-issues.ts)
+//   --no-issue-pass   leaves it out
+//   --no-wal          leaves out the storage measurement (WAL frames per page)
 //
 // 1. Speed: a site of N pages (bench/crawl-site.ts: `/` and `/p/1` … `/p/<N-1>`, ~17 internal links
 //    each, every page within 4 links of `/`, robots.txt and sitemap.xml) served by this process on
@@ -28,11 +35,20 @@
 // 2. Memory: one crawl of a 10,000-page site (CRAWL_MAX_PAGES=10000, --max-pages 10000,
 //    CRAWL_TIME_LIMIT=3600): peak RSS (GNU time's maximum resident set size of the process,
 //    or else VmHWM sampled every 100 ms), our RSS over the run (VmRSS every 100 ms), wall time,
-//    pages/s; linkinator on the same site beside it.
+//    pages/s; linkinator on the same site right after it, so the ratio is of the same minutes.
+// 3. Scale: one crawl of ours on a 100,000-page site: peak RSS, and pages/s against part 2's.
+// 4. The issue pass alone over 100,000 rows (bench/crawl-issues.ts): what crawl.finish computes,
+//    near-duplicates included.
+// 5. Storage: WAL frames (page writes) per crawled page on SQLite, over a 1,000-page crawl of ours
+//    while a reader holds a snapshot from before it (no checkpoint resets the WAL, so every frame
+//    written stays countable), less a one-page crawl's; by table and index (dbstat).
+// The site has no link to another host: our crawl makes no request off the site.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { measureIssuePass } from './crawl-issues.js';
 import { type CrawlSite, type RequestCounts, startCrawlSite } from './crawl-site.js';
 import { RESULTS, ROOT } from './paths.js';
 
@@ -47,8 +63,17 @@ function argument(name: string, fallback: number): number {
 const PAGES = argument('--pages', 1_000);
 const ROUNDS = argument('--rounds', 3);
 const RSS_PAGES = argument('--rss-pages', 10_000);
+const RSS_ROUNDS = argument('--rss-rounds', 2);
 const NO_RSS = process.argv.includes('--no-rss') || process.env.BENCH_NO_RSS === '1';
 const PEER_ONLY = process.argv.includes('--peer-only');
+const BIG_PAGES = process.argv.includes('--no-big') ? 0 : argument('--big-pages', 100_000);
+const ISSUE_ROWS = process.argv.includes('--no-issue-pass') ? 0 : argument('--issue-rows', 100_000);
+const WAL = !process.argv.includes('--no-wal');
+/** Targets of the larger runs. */
+const TARGET_LARGE_RATIO = 2.0;
+const TARGET_BIG_RSS = 400e6;
+const TARGET_BIG_RATE = 0.8;
+const TARGET_ISSUE_PASS_MS = 10_000;
 /** The share of the site each run must crawl. */
 const COVERAGE = 0.95;
 const TARGET_RATIO = 0.75;
@@ -392,6 +417,84 @@ function gitRevision(): string {
   return `${head || '?'}${dirty ? ' (src/ or bin/ modified)' : ''}`;
 }
 
+/** Our RSS over a run, by share of its wall time. */
+function rssOverRun(run: Run): string {
+  const at = (share: number) => {
+    const t = share * run.wallMs;
+    let best = run.samples[0];
+    for (const sample of run.samples) if (Math.abs(sample[0] - t) < Math.abs(best[0] - t)) best = sample;
+    return `${share * 100} % ${mb(best[1])}`;
+  };
+  const top = run.samples.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `Our RSS during the crawl (VmRSS sampled every 100 ms, by share of the wall time): ${[0.1, 0.25, 0.5, 0.75, 0.9, 1]
+    .map(at)
+    .join(', ')}; the largest sample ${mb(top[1])} at ${fmt(top[0] / 1000, 1)} s of ${fmt(run.wallMs / 1000, 1)} s.`;
+}
+
+/**
+ * WAL frames one crawl of ours writes on a site of `pages` pages: a reader opened first holds a
+ * snapshot from before the crawl, so no checkpoint can reset the log and every frame stays in it;
+ * each frame's page number is then matched to its b-tree with dbstat.
+ */
+async function crawlFrames(
+  pages: number,
+): Promise<{ frames: number; byPage: Map<number, number>; names: Map<number, string>; load: number }> {
+  const SQLite = createRequire(join(ROOT, 'package.json'))('better-sqlite3') as typeof import('better-sqlite3');
+  const site = await startCrawlSite(pages);
+  const dir = mkdtempSync(join(tmpdir(), 'rankscope-bench-crawl-'));
+  const file = join(dir, 'db.sqlite');
+  try {
+    const reader = new SQLite(file);
+    reader.pragma('journal_mode = WAL');
+    reader.exec('create table bench_snapshot (x)');
+    reader.exec('begin');
+    reader.prepare('select count(*) from bench_snapshot').get();
+    const env: NodeJS.ProcessEnv = {
+      ...withoutCrawlSettings(),
+      DATABASE_URL: `sqlite:${file}`,
+      ALLOW_PRIVATE_ADDRESSES: '1',
+      CRAWL_MAX_PAGES: String(Math.max(pages, 1000)),
+      CRAWL_TIME_LIMIT: '3600',
+    };
+    const load = loadavg()[0];
+    const t = await timedNode([BIN, 'crawl', `${site.base}/`, '--max-pages', String(pages), '--json'], env, dir, 30 * 60_000);
+    if (t.code !== 0) throw new Error(`the crawl for the WAL count failed (exit ${t.code ?? t.signal}): ${tail(t.stderr)}`);
+    const wal = readFileSync(`${file}-wal`);
+    const frameSize = 24 + Number(reader.pragma('page_size', { simple: true }));
+    const frames = Math.floor((wal.length - 32) / frameSize);
+    const byPage = new Map<number, number>();
+    for (let i = 0; i < frames; i++) {
+      const page = wal.readUInt32BE(32 + i * frameSize);
+      byPage.set(page, (byPage.get(page) ?? 0) + 1);
+    }
+    reader.exec('commit');
+    const names = new Map<number, string>();
+    for (const row of reader.prepare('select name, pageno from dbstat').all() as { name: string; pageno: number }[])
+      names.set(row.pageno, row.name);
+    reader.close();
+    return { frames, byPage, names, load };
+  } finally {
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function walFrames(pages: number): Promise<{ perPage: number; fixed: number; load: number; byTree: [string, number][] }> {
+  const fixed = await crawlFrames(1);
+  const full = await crawlFrames(pages);
+  const byTree = new Map<string, number>();
+  for (const [page, n] of full.byPage) {
+    const name = full.names.get(page) ?? '(freed pages)';
+    byTree.set(name, (byTree.get(name) ?? 0) + n / pages);
+  }
+  return {
+    perPage: (full.frames - fixed.frames) / (pages - 1),
+    fixed: fixed.frames,
+    load: full.load,
+    byTree: [...byTree].sort((a, b) => b[1] - a[1]),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const requests = (c: RequestCounts) =>
@@ -558,56 +661,173 @@ async function main(): Promise<number> {
   });
   out();
 
+  let largeRate = NaN;
   if (!NO_RSS) {
-    const big = await startCrawlSite(RSS_PAGES);
-    const bigRuns: Run[] = [];
+    const large = await startCrawlSite(RSS_PAGES);
+    const largeRuns: Run[][] = [];
     try {
-      if (oursError === null) bigRuns.push(await ours(null).run(big, RSS_PAGES, 2 * 3600_000));
-      bigRuns.push(await linkinator.run(big, RSS_PAGES, 2 * 3600_000));
+      for (let round = 0; round < RSS_ROUNDS; round++) {
+        const order: Tool[] = oursError === null ? [ours(null), linkinator] : [linkinator];
+        if (round % 2 === 1) order.reverse();
+        const roundRuns: Run[] = [];
+        for (const tool of order) {
+          const run = await tool.run(large, RSS_PAGES, 2 * 3600_000);
+          console.error(
+            `${fmt(RSS_PAGES)} pages, round ${round + 1}, ${run.tool}: ${fmt(run.wallMs / 1000, 1)} s, ${fmt(run.pages)} pages`,
+          );
+          roundRuns.push(run);
+        }
+        largeRuns.push(roundRuns);
+      }
     } finally {
-      await big.close();
+      await large.close();
     }
-    out(`## ${fmt(RSS_PAGES)}-page site: memory (one run each)`);
+    out(`## ${fmt(RSS_PAGES)}-page site: speed and memory (${RSS_ROUNDS} round${RSS_ROUNDS === 1 ? '' : 's'}, order alternated)`);
     out();
     out(
-      `${oursError === null ? `Ours with CRAWL_MAX_PAGES=${RSS_PAGES}, \`--max-pages ${RSS_PAGES}\`, CRAWL_TIME_LIMIT=3600, default concurrency` : 'Ours not measured'}; ` +
-        `the site as above (every page within ${big.maxDepth} links of \`/\`).`,
+      `${oursError === null ? `Ours with CRAWL_MAX_PAGES=${RSS_PAGES}, \`--max-pages ${RSS_PAGES}\`, CRAWL_TIME_LIMIT=3600, default concurrency, every issue type on` : 'Ours not measured'}; ` +
+        `the site as above (every page within ${large.maxDepth} links of \`/\`).`,
     );
     out();
-    out('| Tool | Peak RSS | Target | Wall | Pages crawled | Pages/s | Requests | Notes |');
-    out('|---|---|---|---|---|---|---|---|');
-    for (const run of bigRuns) {
-      const isOurs = run.tool !== linkinator.name;
-      const target = isOurs
-        ? `≤ ${mb(TARGET_RSS)}: **${run.maxRss !== null && run.maxRss <= TARGET_RSS ? 'met' : 'missed'}**`
-        : '';
-      const notes = [
-        ...run.notes,
-        ...(run.failure ? [`**failed**: ${run.failure.replaceAll('\n', ' ').replaceAll('|', '\\|')}`] : []),
-      ];
-      out(
-        `| ${run.tool} | **${mb(run.maxRss)}** | ${target} | ${fmt(run.wallMs / 1000, 1)} s | ${fmt(run.pages)} (${fmt((run.pages / RSS_PAGES) * 100, 1)} %) | ` +
-          `${fmt(rate(run), 1)} | ${requests(run.counts)} | ${notes.join('; ')} |`,
-      );
-      if (run.failure) exitCode = 1;
-    }
+    out(
+      '| Round | Tool | Load at start | Peak RSS | Target | Wall | Pages crawled | Pages/s | ÷ linkinator (same round) | Requests | Notes |',
+    );
+    out('|---|---|---|---|---|---|---|---|---|---|---|');
+    const ratios: number[] = [];
+    largeRuns.forEach((round, i) => {
+      const peer = round.find((r) => r.tool === linkinator.name);
+      for (const run of round) {
+        const isOurs = run.tool !== linkinator.name;
+        const target = isOurs
+          ? `≤ ${mb(TARGET_RSS)}: **${run.maxRss !== null && run.maxRss <= TARGET_RSS ? 'met' : 'missed'}**`
+          : '';
+        const ratio = isOurs && peer ? rate(run) / rate(peer) : NaN;
+        if (Number.isFinite(ratio)) ratios.push(ratio);
+        const notes = [
+          ...run.notes,
+          ...(run.failure ? [`**failed**: ${run.failure.replaceAll('\n', ' ').replaceAll('|', '\\|')}`] : []),
+        ];
+        out(
+          `| ${i + 1} | ${run.tool} | ${run.loadAtStart.toFixed(2)} | **${mb(run.maxRss)}** | ${target} | ${fmt(run.wallMs / 1000, 1)} s | ${fmt(run.pages)} (${fmt((run.pages / RSS_PAGES) * 100, 1)} %) | ` +
+            `${fmt(rate(run), 1)} | ${isOurs ? `**${fmt(ratio, 2)}**` : '1'} | ${requests(run.counts)} | ${notes.join('; ')} |`,
+        );
+        if (run.failure) exitCode = 1;
+      }
+    });
     out();
-    const mine = bigRuns.find((r) => r.tool !== linkinator.name);
-    if (mine && mine.samples.length > 0) {
-      const at = (share: number) => {
-        const t = share * mine.wallMs;
-        let best = mine.samples[0];
-        for (const sample of mine.samples) if (Math.abs(sample[0] - t) < Math.abs(best[0] - t)) best = sample;
-        return `${share * 100} % ${mb(best[1])}`;
-      };
-      const top = mine.samples.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const mineAll = largeRuns.flat().filter((r) => r.tool !== linkinator.name);
+    largeRate = median(mineAll.map(rate));
+    if (ratios.length > 0) {
+      const ratio = median(ratios);
       out(
-        `Our RSS during the crawl (VmRSS sampled every 100 ms, by share of the wall time): ${[0.1, 0.25, 0.5, 0.75, 0.9, 1]
-          .map(at)
-          .join(', ')}; the largest sample ${mb(top[1])} at ${fmt(top[0] / 1000, 1)} s of ${fmt(mine.wallMs / 1000, 1)} s.`,
+        `- Ours ÷ linkinator's pages/s on ${fmt(RSS_PAGES)} pages, median of the rounds: **${fmt(ratio, 2)}** ` +
+          `(target ≥ ${TARGET_LARGE_RATIO}: **${ratio >= TARGET_LARGE_RATIO ? 'met' : 'missed'}**); our pages/s, median: ${fmt(largeRate, 1)}.`,
       );
       out();
     }
+    const mine = mineAll[mineAll.length - 1];
+    if (mine && mine.samples.length > 0) {
+      out(rssOverRun(mine));
+      out();
+    }
+  }
+
+  if (BIG_PAGES > 0 && oursError === null) {
+    const big = await startCrawlSite(BIG_PAGES);
+    let run: Run;
+    try {
+      run = await ours(null).run(big, BIG_PAGES, 4 * 3600_000);
+    } finally {
+      await big.close();
+    }
+    console.error(`${fmt(BIG_PAGES)} pages: ${fmt(run.wallMs / 1000, 1)} s, ${fmt(run.pages)} pages`);
+    out(`## ${fmt(BIG_PAGES)}-page site: ours alone`);
+    out();
+    out(
+      `CRAWL_MAX_PAGES=${BIG_PAGES}, \`--max-pages ${BIG_PAGES}\`, CRAWL_TIME_LIMIT=3600, default concurrency, every issue type on; ` +
+        `the site as above (every page within ${big.maxDepth} links of \`/\`). linkinator is left out: it holds every link it has seen ` +
+        `(576 MB at 10,000 pages on 2026-11-27), more than this machine can spare at ten times that.`,
+    );
+    out();
+    const bigRate = rate(run);
+    const ofLarge = bigRate / largeRate;
+    out('| Load at start | Peak RSS | Wall | Pages crawled | Pages/s | ÷ the 10,000-page pages/s | Requests | Notes |');
+    out('|---|---|---|---|---|---|---|---|');
+    const notes = [
+      ...run.notes,
+      ...(run.failure ? [`**failed**: ${run.failure.replaceAll('\n', ' ').replaceAll('|', '\\|')}`] : []),
+    ];
+    out(
+      `| ${run.loadAtStart.toFixed(2)} | **${mb(run.maxRss)}** | ${fmt(run.wallMs / 1000, 1)} s | ${fmt(run.pages)} (${fmt((run.pages / BIG_PAGES) * 100, 1)} %) | ` +
+        `${fmt(bigRate, 1)} | ${fmt(ofLarge, 2)} | ${requests(run.counts)} | ${notes.join('; ')} |`,
+    );
+    out();
+    out(
+      `- Peak RSS ≤ ${mb(TARGET_BIG_RSS)}: **${run.maxRss !== null && run.maxRss <= TARGET_BIG_RSS ? 'met' : 'missed'}**; ` +
+        `pages/s within 20 % of the ${fmt(RSS_PAGES)}-page figure (≥ ${TARGET_BIG_RATE} of it): **${ofLarge >= TARGET_BIG_RATE ? 'met' : 'missed'}** ` +
+        `(the machine's load can differ between the two runs: see the load at start).`,
+    );
+    out();
+    if (run.samples.length > 0) {
+      out(rssOverRun(run));
+      out();
+    }
+    if (run.failure) exitCode = 1;
+  }
+
+  if (ISSUE_ROWS > 0) {
+    const loadBefore = loadavg()[0];
+    const pass = measureIssuePass(ISSUE_ROWS, 'http://127.0.0.1:8080', (line) => console.error(line));
+    out(`## The issue pass alone: ${fmt(ISSUE_ROWS)} rows`);
+    out();
+    out(
+      `What \`crawl.finish\` computes between reading a crawl's page rows and storing its issues, on ${fmt(ISSUE_ROWS)} rows of the ` +
+        `generated site built as the crawl builds them (bench/crawl-issues.ts: each page's HTML through the engine's artifacts and ` +
+        `crawl facts; ${fmt(pass.nearDuplicatePages)} pages, ${fmt((pass.nearDuplicatePages / ISSUE_ROWS) * 100, 1)} %, near-duplicates ` +
+        `of the page before them), in this process, load average ${loadBefore.toFixed(2)} before building the rows.`,
+    );
+    out();
+    out('| Part | Time |');
+    out('|---|---|');
+    out(`| rows read back (facts JSON parsed, signatures decoded) | ${fmt(pass.readMs)} ms |`);
+    out(`| near-duplicate plan (MinHash buckets, ${fmt(pass.planned)} pages to confirm) | ${fmt(pass.planMs)} ms |`);
+    out(`| their shingle sets rebuilt from the stored text | ${fmt(pass.shinglesMs)} ms |`);
+    out(`| every issue type (findSiteIssues) | ${fmt(pass.issuesMs)} ms |`);
+    out(
+      `| **total** | **${fmt(pass.totalMs)} ms** (target ≤ ${fmt(TARGET_ISSUE_PASS_MS / 1000)} s: **${pass.totalMs <= TARGET_ISSUE_PASS_MS ? 'met' : 'missed'}**) |`,
+    );
+    out();
+    out(
+      `near_duplicate_content reported for ${fmt(pass.nearFound)} pages (planted: ${fmt(pass.nearDuplicatePages)} pairs, each reported on ` +
+        `both pages). Issues: ${
+          [...pass.issues]
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, n]) => `${k} ${fmt(n)}`)
+            .join(', ') || 'none'
+        }. ` +
+        `Building the rows took ${fmt(pass.buildMs / 1000, 1)} s (not part of the figure); heap after the pass ${fmt(pass.heapMb)} MB.`,
+    );
+    out();
+  }
+
+  if (WAL && oursError === null) {
+    const frames = await walFrames(PAGES);
+    out(`## Storage: WAL frames per crawled page (SQLite, ${fmt(PAGES)}-page site)`);
+    out();
+    out(
+      `One crawl of ours, default concurrency, while a reader holds a snapshot from before it, so no checkpoint resets the ` +
+        `write-ahead log and every page write stays in it; a one-page crawl's frames (${fmt(frames.fixed)}: migrations, the account, ` +
+        `the crawl's start and finish) taken off. **${fmt(frames.perPage, 1)} frames (4 KiB page writes) per crawled page**` +
+        ` (load ${frames.load.toFixed(2)}). By b-tree, per page:`,
+    );
+    out();
+    out(
+      frames.byTree
+        .filter(([, n]) => n >= 0.05)
+        .map(([name, n]) => `${name} ${fmt(n, 2)}`)
+        .join(', '),
+    );
+    out();
   }
 
   if (ourIssues.size > 0) {

@@ -502,14 +502,14 @@ export class CrawlService {
       );
       return;
     }
-    const report = await this.deps.reports.recordAnalysed(crawl.user_id, answer.page);
     const results = answer.page.results;
     const noindex = results.noindex?.passed === false;
     const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
     const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
-    // The page done and its links queued in one transaction: a worker finding nothing queued or
-    // in flight in between would finish the crawl early.
+    // The report, the page done and its links queued in one transaction: one commit a page, and a
+    // worker finding nothing queued or in flight in between would finish the crawl early.
     const depth = (page.depth ?? 0) + 1;
+    let recorded: { publish: () => Promise<void> } | undefined;
     const links: Discovered[] = [];
     for (const href of answer.outline.links) {
       const target = crawlUrl(href);
@@ -524,7 +524,6 @@ export class CrawlService {
       {
         state: 'done',
         status_code: answer.status,
-        report_id: report.id,
         result: answer.page.result,
         html: 1,
         indexable: indexable ? 1 : 0,
@@ -538,8 +537,14 @@ export class CrawlService {
         page_text: answer.outline.crawl?.text ?? null,
       },
       links,
+      async (trx) => {
+        const written = await this.deps.reports.recordAnalysedIn(trx, crawl.user_id, answer.page);
+        recorded = written;
+        return written.report.id;
+      },
       targets.length === 0 ? undefined : (trx) => this.deps.links.discoverIn(trx, crawl.id, page.url, targets),
     );
+    await recorded?.publish();
   }
 
   /** The page through the instance's analysis pool, taking turns with API requests and other crawls. */
@@ -741,7 +746,8 @@ function issueFacts(json: string | null): PageIssueFacts | null {
   return { ...stored, signature: stored.signature === null ? null : decodeSignature(stored.signature) };
 }
 
-function crawledPage(row: CrawlPageRow): CrawledPage {
+/** A stored page row as the issue pass reads it (exported for bench/crawl-issues.ts). */
+export function crawledPage(row: CrawlPageRow): CrawledPage {
   return {
     url: row.url,
     state: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'skipped',

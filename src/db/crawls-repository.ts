@@ -559,14 +559,18 @@ export class CrawlsRepository {
     leaseUntilMs: number,
     outcome: PageOutcome,
     links: readonly Discovered[] = [],
+    /** The page's report, written first in its transaction (its id goes in the row): one commit a page. */
+    report?: (trx: Transaction<Database>) => Promise<number>,
     /** More of the page's writes, in its transaction (what it refers to on other hosts: crawl-links-repository.ts). */
     also?: (trx: Transaction<Database>) => Promise<void>,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      const reportId = report === undefined ? outcome.report_id : await report(trx);
       const written = await trx
         .updateTable('crawl_pages')
         .set({
           ...outcome,
+          report_id: reportId,
           // Fetched content: what a database refuses (a NUL in a title) is cleaned, or the page
           // could never be recorded and the crawl would wait for it until its time limit.
           title: clip(storableOrNull(outcome.title), 1000),

@@ -5,8 +5,14 @@ import type { Compilable, Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
 export function prepared<Row>(db: Kysely<Database>, query: Compilable<Row>) {
+  const run = preparedOn(query);
+  return (...parameters: unknown[]): Promise<Row[]> => run(db, ...parameters);
+}
+
+/** prepared(), run on the connection or transaction given with each call. */
+export function preparedOn<Row>(query: Compilable<Row>) {
   const compiled = query.compile();
-  return async (...parameters: unknown[]): Promise<Row[]> => {
+  return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<Row[]> => {
     if (parameters.length !== compiled.parameters.length) throw new Error('prepared query: parameter count mismatch');
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };

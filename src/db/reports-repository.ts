@@ -3,7 +3,7 @@ import type { Database, ReportsTable, Toggle } from './schema.js';
 import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from '../model/text.js';
-import { prepared } from './prepared.js';
+import { prepared, preparedOn } from './prepared.js';
 import { insertHistory, type ReportHistoryRow } from './report-history-repository.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { Privacy } from '../model/privacy.js';
@@ -80,6 +80,9 @@ export class ReportsRepository {
   /** Every GET /reports/{id} runs this: compiled once. */
   private readonly byOwnerAndId;
 
+  /** Every crawled page runs this (recordIn): compiled once. */
+  private readonly idForUrlIn;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: DatabaseEngine,
@@ -93,6 +96,9 @@ export class ReportsRepository {
         .select([...COLUMNS, this.results])
         .where('user_id', '=', 0)
         .where('id', '=', 0),
+    );
+    this.idForUrlIn = preparedOn(
+      db.selectFrom('reports').select('id').where('user_id', '=', 0).where('url', '=', '').orderBy('id', 'desc').limit(1),
     );
   }
 
@@ -148,15 +154,7 @@ export class ReportsRepository {
 
   /** The id of the account's newest report of exactly this URL (a crawl re-runs it rather than adding one). */
   async idForUrl(userId: number, url: string): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('reports')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('url', '=', url)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.id;
+    return (await this.idForUrlIn(this.db, userId, url, 1))[0]?.id;
   }
 
   /** Whether the account has this report (a light check: no results read). */
@@ -192,6 +190,44 @@ export class ReportsRepository {
       });
       return { report: row, history };
     });
+  }
+
+  /**
+   * A crawled page's analysis, written on `db` (the caller's transaction, where a crawl also writes
+   * its page row: one commit a page): the account's newest report of that URL gets it as a re-run
+   * (its privacy kept), else it becomes a new report; a history item either way.
+   */
+  async recordIn(db: Kysely<Database>, report: NewReport): Promise<{ report: ReportRow; created: boolean }> {
+    const existing = (await this.idForUrlIn(db, report.user_id, report.url, 1))[0]?.id;
+    const now = nowTimestamp(this.clock);
+    const history = (row: ReportRow) =>
+      insertHistory(db, { report_id: row.id, result: row.result, results: report.results, generated_at: row.generated_at });
+    if (existing !== undefined) {
+      const row = await db
+        .updateTable('reports')
+        .set({
+          result: report.result,
+          results: report.results,
+          rendered: report.rendered ?? 0,
+          generated_at: report.generated_at,
+          updated_at: now,
+        })
+        .where('user_id', '=', report.user_id)
+        .where('id', '=', existing)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) {
+        await history(row);
+        return { report: row, created: false };
+      }
+    }
+    const row = await db
+      .insertInto('reports')
+      .values({ ...report, created_at: now, updated_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await history(row);
+    return { report: row, created: true };
   }
 
   /** Changes a report; new results (a re-run) add a history item in the same transaction. */

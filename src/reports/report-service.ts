@@ -7,6 +7,8 @@
 import type { AnalysedPage } from '../analysis/results.js';
 import { reportResource } from '../resources/report.js';
 import type { ReportHistoryRow } from '../db/report-history-repository.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { ReportRow, ReportsRepository, StoredReport } from '../db/reports-repository.js';
 import { noEvents, type EventSink } from '../model/events.js';
 import { NEW_RESOURCE, applyPrivacy, type PrivacyChange } from '../sharing/privacy-change.js';
@@ -135,37 +137,31 @@ export class ReportService {
   /**
    * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
-   * report. Each is a report.updated or report.created event. `rendered`: the crawl ran the
-   * checks on the page's rendered DOM.
+   * report. Each is a report.updated or report.created event. Written on `db`, the crawl's
+   * transaction for the page (its row and links commit with it); `publish` sends the event once
+   * that has committed. `rendered`: the checks ran on the page's rendered DOM.
    */
-  async recordAnalysed(account: number, page: AnalysedPage, rendered = false): Promise<ReportRow> {
-    const results = JSON.stringify(page.results);
-    const existing = await this.reports.idForUrl(account, page.url);
-    if (existing !== undefined) {
-      const written = await this.reports.updateRecorded(account, existing, {
-        result: page.result,
-        results,
-        rendered: toggle(rendered),
-        generated_at: page.generated_at,
-      });
-      if (written) {
-        await this.events.publish(account, 'report.updated', () => reportResource(written.report));
-        return written.report;
-      }
-    }
-    const row = await this.reports.create({
+  async recordAnalysedIn(
+    db: Kysely<Database>,
+    account: number,
+    page: AnalysedPage,
+    rendered = false,
+  ): Promise<{ report: ReportRow; publish: () => Promise<void> }> {
+    const { report, created } = await this.reports.recordIn(db, {
       user_id: account,
       url: page.url,
       project: page.project,
       result: page.result,
-      results,
+      results: JSON.stringify(page.results),
       privacy: Privacy.Private,
       password_hash: null,
       rendered: toggle(rendered),
       generated_at: page.generated_at,
     });
-    await this.events.publish(account, 'report.created', () => reportResource(row));
-    return row;
+    return {
+      report,
+      publish: () => this.events.publish(account, created ? 'report.created' : 'report.updated', () => reportResource(report)),
+    };
   }
 
   /** One analysis, in the account's turn. */

@@ -98,9 +98,13 @@ describe('a page worker that keeps failing', () => {
     );
     ({ key } = await t.account());
     site = await startCrawlSite({
-      '/': htmlPage({ title: 'Home', links: ['/a', '/b'] }),
+      // Five pages: a report's event is published once its page has committed, so each page
+      // fails its job once (five failures, more than a job's retries).
+      '/': htmlPage({ title: 'Home', links: ['/a', '/b', '/c', '/d'] }),
       '/a': htmlPage({ title: 'A' }),
       '/b': htmlPage({ title: 'B' }),
+      '/c': htmlPage({ title: 'C' }),
+      '/d': htmlPage({ title: 'D' }),
     });
   });
   after(async () => {
@@ -132,9 +136,11 @@ describe('a page worker that keeps failing', () => {
         ['/', 200],
         ['/a', 200],
         ['/b', 200],
+        ['/c', 200],
+        ['/d', 200],
       ],
     );
     const reports = await t.db.handle.db.selectFrom('reports').select('url').execute();
-    assert.equal(reports.length, 3, 'a page analysed again re-runs its report, it adds none');
+    assert.equal(reports.length, 5, 'one report a page');
   });
 });
