@@ -32,7 +32,7 @@ let accounts = 0;
 
 // Every app still open when the file's tests end is closed here, so a test cannot leak a server,
 // a database or a scheduler (registered at import, on the file's root: an `after` called inside a
-// suite's `before` hook would run as soon as that hook ends). The close also checks the contract.
+// suite's `before` hook would run as soon as that hook ends). The close also checks the responses against the OpenAPI document.
 const open = new Set<() => Promise<void>>();
 after(async () => {
   for (const close of [...open]) await close();
