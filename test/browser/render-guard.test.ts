@@ -31,6 +31,8 @@ ${tags}
 <script>
 const targets = ${list};
 const attempts = [];
+// A request every 200 ms while the attempts settle, so network idle cannot come first on a slow machine.
+const busy = setInterval(() => fetch('/busy').catch(() => {}), 200);
 for (const t of targets) {
   attempts.push(fetch(t + '/fetch').catch(() => {}));
   attempts.push(fetch(t.replace('http:', 'https:') + '/tls').catch(() => {}));
@@ -58,6 +60,7 @@ for (const t of targets) {
 attempts.push(fetch('${site}/redirect').catch(() => {}));
 attempts.push(fetch('${site}/allowed').then((r) => r.text()).catch(() => 'failed'));
 Promise.all(attempts).then((results) => {
+  clearInterval(busy);
   document.title = 'rendered title';
   const p = document.createElement('p');
   p.id = 'done';
