@@ -1,5 +1,5 @@
 // The engine's entry: URL in, report out. Fetches the page and its side resources into one
-// PageSnapshot (docs/checks.md §2), parses it once into artifacts, and runs the 33 checks.
+// PageSnapshot (docs/checks.md §2), parses it once into artifacts, and runs every check (checks/index.ts).
 //
 // Order of work: the page; robots.txt and the 404 probe as soon as the final response is
 // accepted on its headers, in parallel with reading, decoding and parsing the body; the

@@ -101,7 +101,7 @@ export async function fetchOriginResources(origin: string, options: CrawlFetchOp
 }
 
 /**
- * One page of a crawl: a single GET. An HTML 2xx answer is analysed (33 checks, with the
+ * One page of a crawl: a single GET. An HTML 2xx answer is analysed (every check, with the
  * origin's shared resources) and outlined (links, canonical); anything else is reported as it
  * answered. Never rejects but with the signal's reason.
  */

@@ -1,4 +1,4 @@
-// Where the engine's CPU work runs: parsing a page into artifacts and running the 33 checks.
+// Where the engine's CPU work runs: parsing a page into artifacts and running the checks.
 // In-process for the CLI, the benchmarks and tests; in worker threads for the server
 // (engine-pool.ts), so a hostile page or robots.txt never stalls the event loop that serves
 // every other request. Parsing and checking are two steps because the fetcher needs one

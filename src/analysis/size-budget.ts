@@ -14,7 +14,7 @@ export const RESULTS_BUDGET_BYTES = 1024 * 1024;
 
 /**
  * Successively smaller caps. The last keeps no item and no character: a check object is then a
- * couple of hundred bytes at most, so the 33 checks fit any budget above about 10 KB. Small checks
+ * couple of hundred bytes at most, so all the checks fit any budget above about 10 KB. Small checks
  * (a title, a limit) are never cut below REPORT_CAPS: 33 of them at their largest (about 12 KB
  * each) fit the budget, so a check of that size is never the largest one while the budget is exceeded.
  */

@@ -29,7 +29,7 @@ Options:
                      RENDER_CONCURRENCY apply
   -h, --help         show this help
 
-One URL prints a readable summary (score, band, and each of the 33 checks with
+One URL prints a readable summary (score, band, and each of the checks with
 a pass/fail mark and a one-line explanation), or the JSON object with --json.
 
 Several URLs print one JSON object per line (JSON Lines), in the order the URLs

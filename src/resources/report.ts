@@ -1,5 +1,5 @@
 // The API's Report, written straight to JSON bytes: a fast path that Fastify's serializer
-// does not take. The stored `results` column already is the JSON of the 33 checks, so it is
+// does not take. The stored `results` column already is the JSON of every check, so it is
 // copied in as it is: a list of 100 full reports costs no decode and no re-encode of those
 // objects, and the response is one Buffer. The shapes are the schemas' (ReportShown,
 // ReportCreated, ReportPage): the OpenAPI document shows them and test/helpers/contract.ts

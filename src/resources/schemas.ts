@@ -144,7 +144,7 @@ export const CrawlLink = Type.Object(
 
 export const CrawlIssue = Type.Object(
   {
-    type: Type.String({ description: 'broken_link, redirect_chain, duplicate_title, … (README "Site audits")' }),
+    type: Type.String({ description: 'broken_link, redirect_chain, duplicate_title, … every type is in docs/audit-issues.md' }),
     severity: StringEnum(['high', 'medium', 'low']),
     url: Type.String({ description: 'The URL the issue is about' }),
     detail: Type.String({ description: 'The related pages' }),

@@ -6,14 +6,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { type Kysely, type MigrationProvider, Migrator, sql } from 'kysely';
 import { type DatabaseHandle, migrateToLatest } from '../../src/db/connection.js';
 import { MIGRATIONS, migrationProvider } from '../../src/db/migrations/index.js';
 import { processDatabase, type ProcessDatabase } from '../helpers/database.js';
 import { migrationProvider as providerBefore } from '../fixtures/migrations-before.js';
 
-const dir = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
+// The source files themselves (the suite may run compiled copies of the tests: npm test runs from the repo root).
+const dir = resolve('src/db/migrations');
 
 test('the index lists every file of src/db/migrations/ in name order, each under its file name', () => {
   const files = readdirSync(dir)
@@ -43,7 +44,7 @@ test('the names are those the migrations table already holds', async () => {
 
 test('no migration imports live code: Kysely alone', () => {
   for (const file of readdirSync(dir).filter((f) => f !== 'index.ts')) {
-    const source = readFileSync(`${dir}${file}`, 'utf8');
+    const source = readFileSync(join(dir, file), 'utf8');
     const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1]);
     assert.deepEqual([...new Set(imports)], ['kysely'], file);
   }

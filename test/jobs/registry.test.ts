@@ -4,9 +4,8 @@
 // of its own for recurring work.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { silentLog } from '../../src/jobs/log.js';
 import { DELIVERY_POLICY, type JobHandler, type JobQueue, type RegisterOptions } from '../../src/jobs/queue.js';
 import { type FeatureJobs, registerJobs } from '../../src/jobs/registry.js';
@@ -75,8 +74,10 @@ test('a job type or a task registered twice is refused', () => {
 });
 
 test('nothing in src/ but jobs/registry.ts registers a job type or a task, and no feature runs a timer of its own', () => {
-  const src = fileURLToPath(new URL('../../src/', import.meta.url));
+  // The source files themselves (the suite may run compiled copies of the tests: npm test runs from the repo root).
+  const src = resolve('src');
   const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(src, f));
+  assert.ok(files.length > 100, `found only ${files.length} source files in ${src}`);
   const problems: string[] = [];
   for (const file of files) {
     const path = relative(src, file).replaceAll('\\', '/');

@@ -6,7 +6,9 @@ import { Page, Password, PerPage, PrivacyParam, Search, Sort, StringEnum, Timest
 export const ReportListQuery = Type.Object({
   search: Type.Optional({ ...Search, description: 'Case-insensitive substring of the url or the project' }),
   project: Type.Optional(Type.String({ maxLength: 255, description: 'Exact project name' })),
-  result: Type.Optional(StringEnum(['good', 'decent', 'bad'], { description: 'Score band (see the README)' })),
+  result: Type.Optional(
+    StringEnum(['good', 'decent', 'bad'], { description: 'Score band: good (90 and above), decent (50 to 89), bad (below 50)' }),
+  ),
   sort_by: Type.Optional(StringEnum(['id', 'generated_at', 'url', 'result'], { default: 'id' })),
   sort: Type.Optional(Sort),
   per_page: Type.Optional(PerPage),
