@@ -4,21 +4,12 @@ import type { AnalysisConfig } from '../../analysis/config.js';
 import { formatDateTime, isoDateTime, parseTimestamp, truncate } from '../../render/format.js';
 import { html, safeHref, type SafeHtml } from '../../render/html.js';
 import { type HistoryPoint, renderChecks, renderHistory, renderScoreCard } from '../../render/report.js';
+import type { ReportJson } from '../api-types.js';
 import { csrfField, errorSummary, inputField, postButton, selectField, type FieldErrors } from './forms.js';
 import { PRIVACY_OPTIONS, PRIVACY_WORDS, renderField, withQuery } from './reports.js';
 
-export interface ReportDetail {
-  id: number;
-  url: string;
-  project: string;
-  result: number;
-  results: unknown;
-  privacy: number;
-  password: boolean;
-  /** Whether the checks ran on the DOM Chromium built. */
-  rendered?: boolean;
-  generated_at: string;
-}
+/** The report as the API answers it (the type of its schema). */
+export type ReportDetail = ReportJson;
 
 export interface ReportDetailView {
   csrf: string;

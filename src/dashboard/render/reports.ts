@@ -5,6 +5,7 @@ import { bandOf } from '../../analysis/score.js';
 import { formatDateTime, isoDateTime, normaliseScore, parseTimestamp, truncate } from '../../render/format.js';
 import { BAND_ICONS, BAND_WORDS } from '../../render/gauge.js';
 import { html, type HtmlValue, type SafeHtml } from '../../render/html.js';
+import type { ProjectJson, ReportJson } from '../api-types.js';
 import { checkboxField, csrfField, errorSummary, inputField, selectField, type FieldErrors } from './forms.js';
 
 /** The paginator's fields the pages read. */
@@ -13,20 +14,9 @@ export interface ListPage<T> {
   meta: { current_page: number; last_page: number; total: number; from: number | null; to: number | null };
 }
 
-export interface ReportItem {
-  id: number;
-  url: string;
-  project: string;
-  result: number;
-  privacy: number;
-  generated_at: string;
-}
-
-export interface ProjectItem {
-  project: string;
-  reports_count: number;
-  created_at: string;
-}
+/** A report and a project as the API answers them (the types of its schemas). */
+export type ReportItem = ReportJson;
+export type ProjectItem = ProjectJson;
 
 export const PRIVACY_WORDS: Record<string, string> = { '0': 'Public', '1': 'Private', '2': 'Password' };
 
