@@ -2,8 +2,8 @@
 // planted fault each, next to control pages just inside each threshold. Each planted fault gives
 // its issue (type, severity, url) and the controls give none. The rules themselves are unit
 // tested in catalogue-issues.test.ts; this is the crawler recording what they need. Links and
-// images on other hosts are the link checks' (their own tests); https-only types (http_link,
-// mixed_content) and slow_response are unit tested.
+// images on other hosts are the link checks' (their own tests); the https-only types (http_link,
+// mixed_content) and slow_response are crawl-https.test.ts's.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
