@@ -8,7 +8,7 @@ import { writeRegistry } from './check-registry.mjs';
 const [name, ...args] = process.argv.slice(2);
 if (!name || !existsSync(join('bench', `${name}.ts`))) {
   console.error(
-    'usage: npm run bench -- <analyze|agreement|api|lists|load|lighthouse|abuse|analytics|jobs|crawl|dashboard|latency> [args…]',
+    'usage: npm run bench -- <analyze|agreement|api|lists|load|lighthouse|abuse|analytics|jobs|crawl|render|dashboard|latency> [args…]',
   );
   process.exit(2);
 }

@@ -344,6 +344,7 @@ export async function buildApp({
         links: repos.crawlLinks,
         service: services.crawls,
         maxPages: config.crawl.maxPages,
+        renderer: services.renderer,
       });
     },
     { prefix: '/api/v1' },

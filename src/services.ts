@@ -221,6 +221,7 @@ export function buildServices({
     analysis: { ...analysisHooks, config: config.analysis, engine, clock },
     guard,
     leaseMs: config.jobs.leaseSeconds * 1000,
+    render: (url, account, signal) => renderer.render(url, { account, signal }),
   });
   // Every feature's job types and scheduled tasks, registered here and nowhere else (the
   // scheduler runs its tasks in this order).

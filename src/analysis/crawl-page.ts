@@ -11,6 +11,7 @@ import { fetchCrawlAnswer } from './fetch/page.js';
 import { discardBody, FetchSession } from './fetch/session.js';
 import { fetchRobots, probeFavicon, probeNotFound, probeSitemap } from './fetch/side-fetches.js';
 import type { PageOutline } from './outline.js';
+import { jsChanges, type JsChanges } from './render-diff.js';
 import { projectOf, type AnalyzeOptions } from './analyze.js';
 import { robotsSitemapUrls } from './probes.js';
 import type { FaviconProbe, FetchFailureReason, NotFoundProbe, RobotsFetch, SitemapProbe } from './types.js';
@@ -56,6 +57,12 @@ export type CrawlAnswer =
       headersMs: number;
       /** The `Link: <…>; rel="canonical"` header's URLs, resolved. */
       headerCanonicals: string[];
+      /** The checks and the outline read the DOM the browser built (`render` given, and it rendered). */
+      rendered: boolean;
+      /** With `render`: why the page could not be rendered (its raw HTML was analysed instead); else null. */
+      renderError: string | null;
+      /** A rendered page: what its scripts changed against the raw HTML; else null. */
+      js: JsChanges | null;
     }
   | { kind: 'other'; status: number; location: string | null; contentType: string | null; headersMs: number }
   | { kind: 'failed'; reason: FetchFailureReason; message: string };
@@ -104,15 +111,39 @@ export async function fetchOriginResources(origin: string, options: CrawlFetchOp
  * One page of a crawl: a single GET. An HTML 2xx answer is analysed (every check, with the
  * origin's shared resources) and outlined (links, canonical); anything else is reported as it
  * answered. Never rejects but with the signal's reason.
+ *
+ * With `render` (a rendered crawl, docs/rendering.md) an HTML page is then loaded in the browser
+ * at its URL (one more turn of the gate): the checks and the outline read the DOM it built, the
+ * fetch-level figures stay the GET's, and the raw HTML is outlined too, for what the scripts
+ * changed. A page the browser cannot render is analysed from its raw HTML, with the reason.
  */
 export async function crawlPage(url: string, resources: OriginResources, options: CrawlFetchOptions = {}): Promise<CrawlAnswer> {
   const config = options.config ?? DEFAULT_CONFIG;
+  const engine = options.engine ?? inProcessEngine;
   const session = options.session ?? sessionFor(options);
   try {
     const answer = await paced(options, () => fetchCrawlAnswer(session, new URL(url)));
     if (!('html' in answer)) return { kind: 'other', ...answer };
-    const parsed = await (options.engine ?? inProcessEngine).parse(answer.html, answer.finalUrl.href, options.account, true);
     const finalUrl = answer.finalUrl.href;
+    let html = answer.html;
+    let renderError: string | null = null;
+    let rawOutline: PageOutline | null = null;
+    const render = options.render;
+    if (render) {
+      try {
+        html = (await paced(options, () => render(finalUrl, options.signal))).html;
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        renderError = error instanceof Error ? error.message : String(error);
+      }
+      if (renderError === null) {
+        // The raw HTML's outline alone: its checks never run.
+        const raw = await engine.parse(answer.html, finalUrl, options.account, true);
+        raw.discard();
+        rawOutline = raw.outline;
+      }
+    }
+    const parsed = await engine.parse(html, finalUrl, options.account, true);
     const { result, results } = await parsed.check(
       {
         requestedUrl: url,
@@ -120,7 +151,7 @@ export async function crawlPage(url: string, resources: OriginResources, options
         status: answer.status,
         headers: answer.headers,
         wireBytes: answer.wireBytes,
-        html: answer.html,
+        html,
         charsetUsed: answer.charsetUsed,
         loadTime: answer.loadTime,
         robots: resources.robots,
@@ -131,13 +162,18 @@ export async function crawlPage(url: string, resources: OriginResources, options
       },
       config,
     );
+    const outline = parsed.outline ?? { links: [], canonical: null, images: [], hreflang: [], crawl: null, view: null };
+    const rendered = render !== undefined && renderError === null;
     return {
       kind: 'page',
       status: answer.status,
       page: { url: finalUrl, project: projectOf(finalUrl), result, results, generated_at: nowTimestamp(options.clock) },
-      outline: parsed.outline ?? { links: [], canonical: null, images: [], hreflang: [], crawl: null },
+      outline,
       headersMs: answer.headersMs,
       headerCanonicals: linkHeaderCanonicals(answer.headers.link ?? [], finalUrl),
+      rendered,
+      renderError,
+      js: rendered ? compared(rawOutline, outline) : null,
     };
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -149,6 +185,12 @@ export async function crawlPage(url: string, resources: OriginResources, options
   } finally {
     if (session !== options.session) await session.close();
   }
+}
+
+/** What the scripts changed, when both sides were outlined. */
+function compared(raw: PageOutline | null, rendered: PageOutline): JsChanges | null {
+  if (raw?.view == null || rendered.view === null) return null;
+  return jsChanges({ ...raw, view: raw.view }, { ...rendered, view: rendered.view });
 }
 
 /**

@@ -2,6 +2,7 @@
 // names as canonical. Computed beside the icon decision, in the thread that parsed the page.
 import type { Artifacts } from './artifacts/index.js';
 import { crawlFacts, type CrawlFacts } from './crawl-facts.js';
+import { pageView, type PageView } from './render-diff.js';
 
 export interface PageOutline {
   /** Distinct http(s) `<a href>` targets, absolute, without fragments, in document order (capped). */
@@ -14,6 +15,8 @@ export interface PageOutline {
   hreflang: string[];
   /** What the crawl's issue catalogue needs of the page; null when the page could not be outlined. */
   crawl: CrawlFacts | null;
+  /** Title, description, h1, noindex and words: what a rendered crawl compares between raw HTML and DOM; null when not outlined. */
+  view: PageView | null;
 }
 
 /** A crawl follows this many distinct links of one page at most (a 100,000-link page stays bounded). */
@@ -51,7 +54,14 @@ export function pageOutline(artifacts: Artifacts): PageOutline {
     const url = resolved(link.href, artifacts.url);
     if (url !== null && (url.startsWith('http:') || url.startsWith('https:'))) hreflang.add(url);
   }
-  return { links: [...links], canonical, images: [...images], hreflang: [...hreflang], crawl: crawlFacts(artifacts) };
+  return {
+    links: [...links],
+    canonical,
+    images: [...images],
+    hreflang: [...hreflang],
+    crawl: crawlFacts(artifacts),
+    view: pageView(artifacts),
+  };
 }
 
 /** `href` (trimmed) resolved against `base`, without its fragment; null when it does not resolve. */

@@ -23,9 +23,10 @@ import { silentLog } from '../jobs/log.js';
 import { UsersRepository } from '../db/users-repository.js';
 import { CRAWL_JOB_TYPES } from '../crawl/crawl-service.js';
 import { buildServices } from '../services.js';
+import { RENDER_NEEDS_CHROMIUM } from '../browser/renderer.js';
 import type { CliIo } from './io.js';
 
-const HELP = `Usage: rankscope crawl <url> [--max-pages N] [--no-external] [--json | --csv]
+const HELP = `Usage: rankscope crawl <url> [--max-pages N] [--no-external] [--render] [--json | --csv]
 
 Audits a whole site without a server: follows the start page's links and the
 site's sitemaps on its host (and its www. twin), analyses every HTML page (a
@@ -38,6 +39,10 @@ Options:
                   /sitemap.xml)
   --no-external   check no link to another site, no image and no hreflang
                   target on another site (no request leaves the site's host)
+  --render        load each HTML page in headless Chromium (JavaScript on):
+                  analyse the DOM it built, follow the links it has, and
+                  report what the scripts changed (needs Chromium, at
+                  CHROMIUM_PATH or /usr/bin/chromium)
   --json          print {"crawl", "pages", "issues", "summary"} as one JSON
                   object (summary: the issues counted by type, most severe
                   first, as the API's /issues/summary)
@@ -52,7 +57,7 @@ could not be fetched; 2 for a usage or settings error.
 
 Settings come from the environment: DATABASE_URL, CRAWL_CONCURRENCY,
 CRAWL_MAX_PAGES, CRAWL_MAX_EXTERNAL, CRAWL_TIME_LIMIT, ALLOW_PRIVATE_ADDRESSES,
-REQUEST_TIMEOUT…
+REQUEST_TIMEOUT, CHROMIUM_PATH, RENDER_CONCURRENCY, RENDER_TIMEOUT…
 `;
 
 const ENDED = new Set(['finished', 'failed', 'cancelled']);
@@ -111,6 +116,10 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
     if (crawl) void services.crawls.cancel(crawl.user_id, crawl.id);
   };
   try {
+    if (parsed.render && !services.renderer.available()) {
+      io.stderr.write(`rankscope crawl: ${RENDER_NEEDS_CHROMIUM}\n`);
+      return 2;
+    }
     await migrateToLatest(database);
     const refused = await services.crawls.refusedStart(url);
     if (refused !== null) {
@@ -135,6 +144,7 @@ export async function runCrawl(args: string[], io: CliIo, options: CrawlCommandO
       max_pages: maxPages,
       sitemap: parsed.sitemap ? 1 : 0,
       external: parsed.external ? 1 : 0,
+      render: parsed.render ? 1 : 0,
     });
     process.once('SIGINT', onSigint);
     // Its own crawl's jobs only, and no schedules: a crawl from the terminal sends no digest
@@ -169,13 +179,22 @@ function parse(args: string[]) {
       'max-pages': { type: 'string' },
       'no-sitemap': { type: 'boolean' },
       'no-external': { type: 'boolean' },
+      render: { type: 'boolean' },
       json: { type: 'boolean' },
       csv: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    return { help: true as const, url: '', maxPages: undefined, sitemap: true, external: true, format: 'summary' as const };
+    return {
+      help: true as const,
+      url: '',
+      maxPages: undefined,
+      sitemap: true,
+      external: true,
+      render: false,
+      format: 'summary' as const,
+    };
   }
   if (positionals.length !== 1) throw new Error('give exactly one start URL');
   if (values.json && values.csv) throw new Error('--json and --csv cannot be combined');
@@ -190,6 +209,7 @@ function parse(args: string[]) {
     maxPages,
     sitemap: !values['no-sitemap'],
     external: !values['no-external'],
+    render: values.render === true,
     format: values.json ? ('json' as const) : values.csv ? ('csv' as const) : ('summary' as const),
   };
 }

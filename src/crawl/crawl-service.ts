@@ -52,6 +52,7 @@ import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
 import { inflateRawSync } from 'node:zlib';
 import type { PageFacts } from '../analysis/crawl-facts.js';
+import type { JsChanges } from '../analysis/render-diff.js';
 import { decodeSignature, shingleHashes } from '../analysis/shingles.js';
 import { type PageIssueFacts, planFor } from './issues/catalogue-issues.js';
 import { findSiteIssues, type CrawledPage } from './site-issues.js';
@@ -112,6 +113,8 @@ export interface NewCrawlRequest {
   sitemap: 0 | 1;
   /** 0: no request to other hosts and no image check (docs/external-links.md); default 1. */
   external?: 0 | 1;
+  /** 1: render each HTML page in Chromium (docs/rendering.md); default 0. */
+  render?: 0 | 1;
 }
 
 export interface CrawlServiceDeps {
@@ -131,6 +134,11 @@ export interface CrawlServiceDeps {
   guard: TargetGuard;
   /** JOB_LEASE_SECONDS in ms: a slot hands over by half of it; a page's lease is one. */
   leaseMs: number;
+  /**
+   * The instance's browser, for rendered crawls (docs/rendering.md): the page's DOM, in the
+   * account's turn between accounts. Without it a rendered crawl's pages are analysed raw.
+   */
+  render?: (url: string, account: number, signal?: AbortSignal) => Promise<{ html: string }>;
 }
 
 /** An origin's shared fetches and its robots rules, compiled once per job. */
@@ -185,6 +193,7 @@ export class CrawlService {
       max_pages: request.max_pages,
       sitemap: request.sitemap,
       external: request.external ?? 1,
+      render: request.render ?? 0,
     });
     await this.deps.jobs.send<CrawlJob>(CRAWL_START, { crawl: crawl.id }, { key: String(crawl.id), account });
     return crawl;
@@ -534,11 +543,12 @@ export class CrawlService {
         canonical,
         facts: storedFacts(answer),
         response_ms: answer.headersMs,
+        error: answer.renderError === null ? null : `Not rendered: ${answer.renderError} Its raw HTML was analysed.`,
         page_text: answer.outline.crawl?.text ?? null,
       },
       links,
       async (trx) => {
-        const written = await this.deps.reports.recordAnalysedIn(trx, crawl.user_id, answer.page);
+        const written = await this.deps.reports.recordAnalysedIn(trx, crawl.user_id, answer.page, answer.rendered);
         recorded = written;
         return written.report.id;
       },
@@ -641,12 +651,14 @@ export class CrawlService {
   // ---- helpers ----
 
   private fetchOptions(crawl: CrawlRow, signal: AbortSignal, pacer: Pacer): CrawlFetchOptions {
+    const render = Number(crawl.render) === 1 ? this.deps.render : undefined;
     return {
       ...this.deps.analysis,
       signal,
       account: crawl.user_id,
       beforeRequest: () => pacer.turn(signal),
       afterRequest: () => pacer.answered(),
+      ...(render ? { render: (url: string, s?: AbortSignal) => render(url, crawl.user_id, s) } : {}),
     };
   }
 
@@ -719,9 +731,13 @@ function disallowedBy(origin: Origin, url: string): string | null {
   return pattern === null ? null : `Disallowed by robots.txt (Disallow: ${pattern}).`;
 }
 
-/** A page's facts as its row stores them: the Link header's canonicals beside, every URL normalised like row URLs. */
+/**
+ * A page's facts as its row stores them: the Link header's canonicals beside, every URL
+ * normalised like row URLs; on a rendered crawl, what the page's scripts changed.
+ */
 interface StoredFacts extends PageFacts {
   headerCanonicals: string[];
+  js?: JsChanges;
 }
 
 function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | null {
@@ -736,6 +752,7 @@ function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | n
       return href === null ? [] : [{ lang: a.lang, href }];
     }),
     headerCanonicals: normalised(answer.headerCanonicals),
+    ...(answer.js ? { js: answer.js } : {}),
   };
   return JSON.stringify(stored);
 }

@@ -48,6 +48,8 @@ export interface NewCrawl {
   sitemap: Toggle;
   /** 0: no link, image or hreflang checks (default 1). */
   external?: Toggle;
+  /** 1: render each HTML page in Chromium (default 0). */
+  render?: Toggle;
 }
 
 /** A URL a page links to (or a sitemap lists), for the frontier. */

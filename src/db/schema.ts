@@ -307,6 +307,8 @@ export interface CrawlsTable {
   external_checks: Generated<number>;
   /** Distinct URLs left unchecked when the crawl finished (CRAWL_MAX_EXTERNAL, or its time limit). */
   external_unchecked: Generated<number>;
+  /** 1: each HTML page is rendered in Chromium, its links found in the DOM (docs/rendering.md). */
+  render: Generated<Toggle>;
   /** When CRAWL_TIME_LIMIT stops it (ms since the epoch); null until it starts. */
   deadline_ms: number | null;
   started_at: string | null;

@@ -11,6 +11,7 @@ export function crawlResource(row: CrawlRow): Static<typeof Crawl> {
     project: row.project,
     status: row.status,
     max_pages: row.max_pages,
+    render: Number(row.render) === 1,
     pages_found: row.pages_found,
     pages_done: row.pages_done,
     pages_failed: row.pages_failed,

@@ -88,6 +88,10 @@ export const Crawl = Type.Object(
     project: Type.String({ description: 'The host without www.: the project of the reports it creates' }),
     status: StringEnum(CRAWL_STATUSES),
     max_pages: Type.Integer({ minimum: 1 }),
+    render: Type.Boolean({
+      description:
+        'Whether each HTML page is rendered in Chromium (render=1): its checks and links come from the rendered DOM, and the changed-by-JS issues compare it with the raw HTML',
+    }),
     pages_found: { ...Count, description: 'URLs recorded (fetched or skipped): the rows of /pages' },
     pages_done: { ...Count, description: 'Fetched URLs that answered (any status)' },
     pages_failed: { ...Count, description: 'Fetched URLs that got no answer (timeout, refused, blocked)' },

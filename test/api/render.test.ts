@@ -1,6 +1,7 @@
 // `render` on an instance without Chromium (CHROMIUM_PATH points nowhere): a 422 on the field
-// before any fetch, for reports (create, re-run) and monitors (create, update); nothing else
-// changes, and the dashboard does not offer it. With Chromium: test/browser/render-reports.test.ts.
+// before any fetch, for reports (create, re-run), monitors (create, update) and crawls; nothing
+// else changes, and the dashboard does not offer it. With Chromium: test/browser/render-reports.test.ts
+// and test/browser/render-crawl.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -81,6 +82,22 @@ describe('render without Chromium', () => {
     assert.equal((await t.call(key, { method: 'GET', url: `/api/v1/monitors/${id}` })).json().data.render, 0);
   });
 
+  test('POST /crawls with render=1: 422 on render, nothing stored or fetched; render=0 crawls as before', async () => {
+    const fetched = () => site.hits('/good.html') + site.hits('/robots.txt');
+    const before = fetched();
+    const refused = await t.call(key, { method: 'POST', url: '/api/v1/crawls', form: { url: url(), render: '1' } });
+    assert.equal(refused.statusCode, 422);
+    assert.deepEqual(refused.json(), REFUSED);
+    const invalid = await t.call(key, { method: 'POST', url: '/api/v1/crawls', form: { url: url(), render: '2' } });
+    assert.deepEqual(invalid.json().errors, { render: ['The selected render is invalid.'] });
+    assert.equal((await t.call(key, { method: 'GET', url: '/api/v1/crawls' })).json().meta.total, 0);
+    await t.services.jobs.drain();
+    assert.equal(fetched(), before, 'nothing was fetched');
+    const made = await t.call(key, { method: 'POST', url: '/api/v1/crawls', form: { url: url(), render: '0', max_pages: '1' } });
+    assert.equal(made.statusCode, 202, made.body);
+    assert.equal(made.json().data.render, false);
+  });
+
   test('the dashboard does not offer Render with Chromium', async () => {
     const client = await signedInClient(t);
     const list = await client.get('/app/reports');
@@ -90,5 +107,6 @@ describe('render without Chromium', () => {
       .data;
     assert.doesNotMatch((await client.get(`/app/reports/${report.id}`)).body, /name="render"/);
     assert.doesNotMatch((await client.get('/app/monitors/new')).body, /name="render"/);
+    assert.doesNotMatch((await client.get('/app/crawls')).body, /name="render"/);
   });
 });

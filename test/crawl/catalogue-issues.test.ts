@@ -10,6 +10,7 @@ import { type PageIssueFacts, planFor, validHreflang } from '../../src/crawl/iss
 import type { CheckedTarget } from '../../src/crawl/issues/checked-target.js';
 import { type CrawledPage, findSiteIssues, type SiteIssue } from '../../src/crawl/site-issues.js';
 import { decodeSignature } from '../../src/analysis/shingles.js';
+import { jsChanges, type PageView } from '../../src/analysis/render-diff.js';
 
 const ORIGIN = 'https://site.test';
 const u = (path: string) => `${ORIGIN}${path}`;
@@ -92,8 +93,8 @@ function detailOf(pages: CrawledPage[], type: string, url: string, options: Para
   return issue.detail;
 }
 
-test('the catalogue: 61 types, each with a severity, a rule, why and how to fix', () => {
-  assert.equal(ISSUE_TYPES.length, 61);
+test('the catalogue: 68 types, each with a severity, a rule, why and how to fix', () => {
+  assert.equal(ISSUE_TYPES.length, 68);
   for (const type of ISSUE_TYPES) {
     const info = ISSUE_CATALOGUE[type];
     assert.ok(['high', 'medium', 'low'].includes(info.severity), type);
@@ -175,6 +176,77 @@ test('page structure: h1, heading order, meta in body, thin (199 fails, 200 pass
   assert.deepEqual(of(pages, 'dead_end'), [['low', u('/stuck')]]);
   assert.deepEqual(of(pages, 'too_many_links'), [['low', u('/l501')]]);
   assert.deepEqual(of(pages, 'noindex_page'), [['low', u('/thin-noindex')]]);
+});
+
+test('changed by JS (rendered crawls): each type from the stored comparison; content at 2× and +100 words exactly', () => {
+  const view = (over: Partial<PageView> = {}): PageView => ({
+    title: 'A title',
+    description: 'A description',
+    h1: 'A heading',
+    noindex: false,
+    words: 250,
+    ...over,
+  });
+  const side = (over: Partial<PageView> = {}, links: string[] = [u('/')], canonical: string | null = null) => ({
+    links,
+    canonical,
+    view: view(over),
+  });
+  const js = (raw: ReturnType<typeof side>, rendered: ReturnType<typeof side>) => ({ js: jsChanges(raw, rendered) });
+  const many = Array.from({ length: 12 }, (_, i) => u(`/more-${i}`));
+  const pages = [
+    home(),
+    page('/same', {}, js(side(), side())),
+    page('/title', {}, js(side({ title: null }), side({ title: 'Scripted' }))),
+    page('/description', {}, js(side(), side({ description: 'Another one' }))),
+    page('/h1', {}, js(side({ h1: 'Raw' }), side({ h1: null }))),
+    page('/canonical', {}, js(side(), side({}, [u('/')], u('/other')))),
+    page('/noindex-added', {}, js(side(), side({ noindex: true }))),
+    page('/noindex-removed', {}, js(side({ noindex: true }), side())),
+    page('/links', {}, js(side(), side({}, [u('/'), ...many]))),
+    page('/links-reordered', {}, js(side({}, [u('/a'), u('/b')]), side({}, [u('/b'), u('/a')]))),
+    page('/content-200', {}, js(side({ words: 100 }), side({ words: 200 }))),
+    page('/content-199', {}, js(side({ words: 100 }), side({ words: 199 }))),
+    page('/content-few', {}, js(side({ words: 10 }), side({ words: 109 }))),
+    page('/content-110', {}, js(side({ words: 10 }), side({ words: 110 }))),
+    page('/content-from-0', {}, js(side({ words: 0 }), side({ words: 100 }))),
+    // An unrendered crawl stores no comparison: nothing to raise.
+    page('/raw', {}, {}),
+  ];
+  assert.deepEqual(of(pages, 'title_changed_by_js'), [['medium', u('/title')]]);
+  assert.equal(
+    detailOf(pages, 'title_changed_by_js', u('/title')),
+    'Title in the raw HTML: none; after the scripts ran: "Scripted".',
+  );
+  assert.deepEqual(of(pages, 'meta_description_changed_by_js'), [['medium', u('/description')]]);
+  assert.deepEqual(of(pages, 'h1_changed_by_js'), [['low', u('/h1')]]);
+  assert.equal(detailOf(pages, 'h1_changed_by_js', u('/h1')), 'First <h1> in the raw HTML: "Raw"; after the scripts ran: none.');
+  assert.deepEqual(of(pages, 'canonical_changed_by_js'), [['high', u('/canonical')]]);
+  assert.deepEqual(of(pages, 'noindex_changed_by_js'), [
+    ['high', u('/noindex-added')],
+    ['high', u('/noindex-removed')],
+  ]);
+  assert.deepEqual(of(pages, 'links_only_rendered'), [['low', u('/links')]]);
+  assert.equal(
+    detailOf(pages, 'links_only_rendered', u('/links')),
+    `12 links only after the scripts ran: ${many.slice(0, 10).join(', ')} and 2 more.`,
+  );
+  assert.deepEqual(of(pages, 'content_only_rendered'), [
+    ['medium', u('/content-110')],
+    ['medium', u('/content-200')],
+    ['medium', u('/content-from-0')],
+  ]);
+});
+
+test('jsChanges keeps only what differs, values cut to 200 characters', () => {
+  const view: PageView = { title: 'T', description: null, h1: null, noindex: false, words: 5 };
+  const long = 'x'.repeat(300);
+  assert.deepEqual(jsChanges({ links: [], canonical: null, view }, { links: [], canonical: null, view }), {
+    words: { raw: 5, rendered: 5 },
+  });
+  const changed = jsChanges({ links: [], canonical: null, view }, { links: [], canonical: null, view: { ...view, title: long } });
+  assert.equal(changed.title?.raw, 'T');
+  assert.equal(changed.title?.rendered, `${'x'.repeat(199)}…`);
 });
 
 test('links on the page: internal nofollow, http links, redirecting links; details name 10 then "and N more"', () => {

@@ -23,6 +23,7 @@ const CRAWL_FIELDS = [
   'project',
   'status',
   'max_pages',
+  'render',
   'pages_found',
   'pages_done',
   'pages_failed',
@@ -95,6 +96,7 @@ describe('crawls API', () => {
         project: '127.0.0.1',
         status: 'queued',
         max_pages: MAX_PAGES, // the default (100) capped by CRAWL_MAX_PAGES
+        render: false,
         pages_found: 0,
         pages_done: 0,
         pages_failed: 0,

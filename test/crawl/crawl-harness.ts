@@ -10,6 +10,7 @@ export interface CrawlBody {
   project: string;
   status: string;
   max_pages: number;
+  render: boolean;
   pages_found: number;
   pages_done: number;
   pages_failed: number;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Meta } from '../artifacts/index.js';
 import { headerValues } from '../headers.js';
 import { quote } from '../wording.js';
 import { defineCheck, fail } from './define-check.js';
@@ -19,6 +20,15 @@ function headerDirectives(value: string, token: string): string | null {
   return crawler === 'googlebot' || crawler === token.toLowerCase() ? m[2] : null;
 }
 
+/** The content of the first robots (or googlebot) meta tag that says noindex or none; null when none does. */
+export function blockingMeta(metas: readonly Meta[]): string | null {
+  for (const meta of metas) {
+    if ((meta.name === 'robots' || meta.name === 'googlebot') && meta.content !== null && blocks(meta.content))
+      return meta.content;
+  }
+  return null;
+}
+
 /** No noindex/none in robots meta tags or X-Robots-Tag headers (§5.1). */
 export const noindex = defineCheck({
   name: 'noindex',
@@ -32,11 +42,8 @@ export const noindex = defineCheck({
   errors: { missing: Type.Null() },
 
   run({ snapshot, artifacts, config }) {
-    for (const meta of artifacts.head.metas) {
-      if ((meta.name === 'robots' || meta.name === 'googlebot') && meta.content !== null && blocks(meta.content)) {
-        return { value: meta.content, failure: fail('missing', null) };
-      }
-    }
+    const meta = blockingMeta(artifacts.head.metas);
+    if (meta !== null) return { value: meta, failure: fail('missing', null) };
     for (const value of headerValues(snapshot.headers, 'x-robots-tag')) {
       const directives = headerDirectives(value, config.request.robotsToken);
       if (directives !== null && blocks(directives)) return { value, failure: fail('missing', null) };

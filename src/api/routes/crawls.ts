@@ -28,6 +28,7 @@ import { Envelope, IdParams, Paginated } from '../../http/schemas.js';
 import { CrawlIssuesQuery, CrawlLinksQuery, CrawlListQuery, CrawlPagesQuery, crawlCreateBody } from '../schemas/crawls.js';
 import { Crawl, CrawlIssue, CrawlIssueCount, CrawlLink, CrawlPage } from '../../resources/schemas.js';
 import type { Api } from '../../http/type-provider.js';
+import { renderRule, type RenderAvailability } from '../render-rule.js';
 
 export interface CrawlsDeps {
   crawls: CrawlsRepository;
@@ -35,9 +36,11 @@ export interface CrawlsDeps {
   service: CrawlService;
   /** CRAWL_MAX_PAGES: the largest max_pages. */
   maxPages: number;
+  /** The instance's renderer: `render` needs Chromium. */
+  renderer: RenderAvailability;
 }
 
-export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: CrawlsDeps): void {
+export function crawlsRoutes(app: Api, { crawls, links, service, maxPages, renderer }: CrawlsDeps): void {
   const tags = ['crawls'];
   const params = IdParams('Crawl');
 
@@ -98,6 +101,7 @@ export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: Cra
     },
     async (request, reply) => {
       const body = await withRules(request, async (valid, errors) => {
+        renderRule(valid.render === 1, renderer, errors);
         // Only once everything else is valid: an invalid request resolves and fetches nothing.
         if (Object.keys(errors).length === 0 && typeof valid.url === 'string') {
           const refused = await service.refusedStart(valid.url);
@@ -109,6 +113,7 @@ export function crawlsRoutes(app: Api, { crawls, links, service, maxPages }: Cra
         max_pages: body.max_pages ?? Math.min(DEFAULT_MAX_PAGES, maxPages),
         sitemap: body.sitemap ?? 1,
         external: body.external ?? 1,
+        render: body.render ?? 0,
       });
       return reply.code(202).send({ data: crawlResource(row), status: 202 as const });
     },

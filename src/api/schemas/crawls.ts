@@ -26,6 +26,12 @@ export const crawlCreateBody = (maxPages: number) =>
           '1: also check every link to another host, every image and every hreflang target on another host, once each (default 1); 0: no such request',
       }),
     }),
+    render: Type.Optional({
+      ...IntegerEnum([0, 1], {
+        description:
+          '1: render each HTML page in Chromium, find its links in the rendered DOM and compare it with the raw HTML (default 0; needs Chromium: GET /health shows render)',
+      }),
+    }),
   });
 
 export const CrawlListQuery = Type.Object({

@@ -3,6 +3,7 @@
 // detail names at most DETAIL_NAMED values, then "and N more".
 
 import type { PageFacts } from '../../analysis/crawl-facts.js';
+import type { Changed, JsChanges } from '../../analysis/render-diff.js';
 import { codePointLength } from '../../analysis/text.js';
 import type { IssueType } from './catalogue.js';
 import type { CheckedTarget } from './checked-target.js';
@@ -18,6 +19,8 @@ export type PageIssueFacts = Omit<PageFacts, 'signature'> & {
   signature: Uint32Array | null;
   /** `Link: <…>; rel="canonical"` URLs, normalised like row URLs. */
   headerCanonicals: string[];
+  /** On a rendered crawl: what the page's scripts changed against its raw HTML (absent otherwise). */
+  js?: JsChanges;
 };
 
 /** What the catalogue reads of a row (the rest of CrawledPage lives in site-issues.ts). */
@@ -70,6 +73,10 @@ export const LIMITS = {
   largeImageBytes: 200_000,
   slowResponseMs: 1000,
   maxUrlLength: 115,
+  /** content_only_rendered: the rendered text has at least this many times the raw text's words… */
+  renderedWordsRatio: 2,
+  /** …and at least this many more. */
+  renderedWordsMore: 100,
 } as const;
 
 /** "a, b and c", or "a, …, j and 5 more": the first DETAIL_NAMED of `total` values. */
@@ -287,6 +294,45 @@ function pageIssues(
     );
   }
   hreflangIssues(row, facts, byUrl, hreflangChecks, add);
+  if (facts.js) jsIssues(url, facts.js, add);
+}
+
+/** A value of the raw HTML or the rendered DOM, quoted, or "none". */
+function shown(value: string | null): string {
+  return value === null ? 'none' : `"${value}"`;
+}
+
+/** The changed-by-JS types of a rendered crawl's page (docs/rendering.md). */
+function jsIssues(url: string, js: JsChanges, add: AddIssue): void {
+  const changed = (type: IssueType, what: string, change: Changed<string | null> | undefined) => {
+    if (change)
+      add(type, url, `${what} in the raw HTML: ${shown(change.raw)}; after the scripts ran: ${shown(change.rendered)}.`);
+  };
+  changed('title_changed_by_js', 'Title', js.title);
+  changed('meta_description_changed_by_js', 'Meta description', js.description);
+  changed('h1_changed_by_js', 'First <h1>', js.h1);
+  changed('canonical_changed_by_js', 'Canonical URL', js.canonical);
+  if (js.noindex) {
+    add(
+      'noindex_changed_by_js',
+      url,
+      js.noindex.rendered
+        ? 'A script added noindex: the raw HTML has none, the rendered page is noindex.'
+        : 'A script removed noindex: the raw HTML is noindex, the rendered page is not.',
+    );
+  }
+  if (js.links && js.links.count > 0) {
+    const noun = js.links.count === 1 ? 'link' : 'links';
+    add(
+      'links_only_rendered',
+      url,
+      `${js.links.count} ${noun} only after the scripts ran: ${named(js.links.names, js.links.count)}.`,
+    );
+  }
+  const { raw, rendered } = js.words;
+  if (rendered >= LIMITS.renderedWordsRatio * raw && rendered - raw >= LIMITS.renderedWordsMore) {
+    add('content_only_rendered', url, `${rendered} words of visible text after the scripts ran; ${raw} in the raw HTML.`);
+  }
 }
 
 function canonicalIssues(row: CatalogueRow, byUrl: ReadonlyMap<string, CatalogueRow>, add: AddIssue): void {

@@ -59,6 +59,18 @@ export const ISSUE_CATALOGUE = {
     why: 'Search engines show one of the copies and pick it themselves; links and signals are split between them.',
     fix: 'Keep one page: redirect the others to it, or point their canonical link at it (or noindex them).',
   },
+  canonical_changed_by_js: {
+    severity: 'high',
+    rule: "On a rendered crawl: the page's canonical URL in the rendered DOM differs from the raw HTML's (added, changed or removed by a script).",
+    why: 'Search engines read the canonical of the HTML first and may never render the page: two canonicals for one page are a conflict, and the wrong one may be used or both ignored.',
+    fix: 'Put the one canonical link in the HTML the server sends, and do not add or change it with scripts.',
+  },
+  noindex_changed_by_js: {
+    severity: 'high',
+    rule: "On a rendered crawl: a robots meta tag's noindex is in the rendered DOM but not in the raw HTML, or the other way round.",
+    why: 'Google drops a page whose raw HTML says noindex without rendering it, so a script cannot remove it; a noindex added by a script may keep the page out after it was indexed.',
+    fix: 'Decide whether the page should be indexed and say so in the HTML the server sends; do not add or remove noindex with scripts.',
+  },
   // ---- medium ----
   canonical_to_non_200: {
     severity: 'medium',
@@ -191,6 +203,24 @@ export const ISSUE_CATALOGUE = {
     rule: 'No <h1> with text on the page.',
     why: 'The main heading tells readers and search engines what the page is about.',
     fix: 'Give the page one <h1> that names its subject.',
+  },
+  title_changed_by_js: {
+    severity: 'medium',
+    rule: "On a rendered crawl: the page's title in the rendered DOM differs from the raw HTML's (added, changed or removed by a script).",
+    why: 'Search engines and link previews that do not run scripts show the raw title; the two versions also send mixed signals about what the page is about.',
+    fix: 'Put the final title in the HTML the server sends (server-side rendering or prerendering), and leave it alone in scripts.',
+  },
+  meta_description_changed_by_js: {
+    severity: 'medium',
+    rule: "On a rendered crawl: the page's meta description in the rendered DOM differs from the raw HTML's (added, changed or removed by a script).",
+    why: 'Snippets and link previews that come from the raw HTML show the other description, or none.',
+    fix: 'Write the meta description into the HTML the server sends, and do not change it in scripts.',
+  },
+  content_only_rendered: {
+    severity: 'medium',
+    rule: "On a rendered crawl: the rendered DOM's visible text has at least twice the raw HTML's words, and at least 100 more.",
+    why: 'Most of the content exists only after the scripts run: crawlers that do not render see a thin page, and search engines index it later, when they render it at all.',
+    fix: 'Send the main content in the HTML (server-side rendering, prerendering or static generation); load only extras with scripts.',
   },
   // ---- low ----
   duplicate_meta_description: {
@@ -384,6 +414,18 @@ export const ISSUE_CATALOGUE = {
     rule: 'A crawled URL longer than 115 characters.',
     why: 'Long URLs are cut in search results and hard to read and share.',
     fix: 'Use shorter, readable URLs.',
+  },
+  h1_changed_by_js: {
+    severity: 'low',
+    rule: "On a rendered crawl: the page's first <h1> in the rendered DOM differs from the raw HTML's (added, changed or removed by a script).",
+    why: 'The main heading is read from the raw HTML by crawlers that do not render; the two versions disagree about the page’s subject.',
+    fix: 'Put the page’s <h1> in the HTML the server sends.',
+  },
+  links_only_rendered: {
+    severity: 'low',
+    rule: 'On a rendered crawl: <a href> links in the rendered DOM that the raw HTML lacks (the detail names up to 10).',
+    why: 'Crawlers that do not run scripts never find those links, so the pages behind them are found late or not at all and get less link value.',
+    fix: 'Put navigation and links to important pages in the HTML as <a href> elements; scripts may enhance them.',
   },
 } as const satisfies Record<string, IssueTypeInfo>;
 

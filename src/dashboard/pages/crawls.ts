@@ -64,7 +64,15 @@ export const crawlsPages: PageModule = (app, deps) => {
       request,
       reply,
       { section: 'crawls', title: errors ? 'Start a crawl' : 'Crawls', status: errors ? 422 : 200 },
-      crawlsListMain({ crawls: list.data, meta: list.meta, csrf, form, errors, bands }),
+      crawlsListMain({
+        crawls: list.data,
+        meta: list.meta,
+        csrf,
+        form,
+        errors,
+        bands,
+        renderAvailable: deps.renderer.available(),
+      }),
     );
   }
 
@@ -83,7 +91,7 @@ export const crawlsPages: PageModule = (app, deps) => {
     '/crawls',
     {
       schema: crawlsSchema(
-        'Start a crawl (url, max_pages, sitemap 0/1): 303 to its page; 422 with the API’s message at each field',
+        'Start a crawl (url, max_pages, sitemap 0/1, render 0/1): 303 to its page; 422 with the API’s message at each field',
         'form',
       ),
     },
@@ -93,6 +101,7 @@ export const crawlsPages: PageModule = (app, deps) => {
         url: lastValue(fields.url) ?? '',
         max_pages: lastValue(fields.max_pages) ?? '',
         sitemap: lastValue(fields.sitemap) ?? '0',
+        render: lastValue(fields.render) ?? '0',
       };
       const answer = await apiFor(request, deps.api).post<One<typeof Crawl>>('/crawls', body);
       if (answer.status === 202) {
@@ -102,7 +111,7 @@ export const crawlsPages: PageModule = (app, deps) => {
         return listPage(
           request,
           reply,
-          { url: body.url, max_pages: body.max_pages, sitemap: body.sitemap !== '0' },
+          { url: body.url, max_pages: body.max_pages, sitemap: body.sitemap !== '0', render: body.render === '1' },
           answer.body.errors,
         );
       }

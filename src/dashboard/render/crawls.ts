@@ -24,6 +24,7 @@ export interface CrawlForm {
   url?: string;
   max_pages?: string;
   sitemap?: boolean;
+  render?: boolean;
 }
 
 const STATUS_WORDS: Record<string, string> = {
@@ -71,7 +72,23 @@ ${meta.current_page < meta.last_page ? html`<a href="${href(meta.current_page + 
 </nav>`;
 }
 
-export function startCrawlForm(csrf: string, form: CrawlForm, errors: FieldErrors | undefined): SafeHtml {
+/** The `render` checkbox of the crawl form (docs/rendering.md), where the instance has Chromium. */
+function renderCrawlField(checked: boolean, errors: FieldErrors | undefined): SafeHtml {
+  return checkboxField({
+    name: 'render',
+    label: 'Render with Chromium',
+    checked,
+    errors,
+    hint: 'Runs each page’s JavaScript first: follows the links scripts add and reports what they change. Several times slower; for sites that build their content with scripts.',
+  });
+}
+
+export function startCrawlForm(
+  csrf: string,
+  form: CrawlForm,
+  errors: FieldErrors | undefined,
+  renderAvailable = false,
+): SafeHtml {
   return html`<section class="card" id="start" aria-labelledby="start-title">
 <h2 id="start-title">Start a crawl</h2>
 ${errorSummary(errors)}
@@ -99,6 +116,7 @@ ${inputField({
   hint: 'Leave it empty for 100 (or this server’s limit, when lower).',
 })}
 ${checkboxField({ name: 'sitemap', label: 'Also read the sitemaps (robots.txt Sitemap: lines and /sitemap.xml)', checked: form.sitemap ?? true, errors })}
+${renderAvailable ? renderCrawlField(form.render ?? false, errors) : ''}
 <button class="button" type="submit">Start the crawl</button>
 </form>
 </section>`;
@@ -111,6 +129,8 @@ export function crawlsListMain(options: {
   form: CrawlForm;
   errors?: FieldErrors;
   bands: AnalysisConfig['bands'];
+  /** Offer "Render with Chromium" (the instance has it). */
+  renderAvailable?: boolean;
 }): SafeHtml {
   const { crawls, meta } = options;
   // A refused form comes first, so its messages are the first thing seen.
@@ -142,7 +162,7 @@ ${pagerLinks('/app/crawls', 'page', meta, 'crawls')}
 </section>`;
   return html`<div class="page-head"><h1>Crawls</h1>${crawls.length > 0 ? html`<div class="actions"><a class="button" href="#start">Start a crawl</a></div>` : ''}</div>
 ${options.errors ? '' : list}
-${startCrawlForm(options.csrf, options.form, options.errors)}
+${startCrawlForm(options.csrf, options.form, options.errors, options.renderAvailable)}
 ${options.errors ? list : ''}`;
 }
 
@@ -343,6 +363,7 @@ export function crawlDetailMain(options: {
 <div class="actions">${active ? postButton(`${self}/cancel`, 'Cancel the crawl', csrf, { danger: true }) : ''}<a href="/app/crawls">All crawls</a></div></div>
 <section class="card" aria-labelledby="progress-title">
 <h2 id="progress-title">Progress</h2>
+${crawl.render ? html`<p>Each page is rendered with Chromium: its links and checks come from the DOM its scripts built.</p>` : ''}
 <div class="crawl-progress" data-poll="${self}/progress" data-status="${crawl.status}">
 <dl class="totals">
 <div><dt>Status</dt><dd class="crawl-status" data-field="status">${crawl.status}</dd></div>

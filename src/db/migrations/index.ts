@@ -24,6 +24,7 @@ import * as m0014 from './0014-analytics-props.js';
 import * as m0015 from './0015-crawl-page-facts.js';
 import * as m0016 from './0016-crawl-links.js';
 import * as m0017 from './0017-rendering.js';
+import * as m0018 from './0018-crawl-render.js';
 
 interface MigrationModule {
   name: string;
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly MigrationModule[] = [
   m0015,
   m0016,
   m0017,
+  m0018,
 ];
 
 export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
