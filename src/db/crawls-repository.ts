@@ -732,6 +732,23 @@ export class CrawlsRepository {
     return { total, rows: await base.selectAll().orderBy('id').limit(limit).offset(offset).execute() };
   }
 
+  /** Every issue of a crawl, in stored order (severity, type, URL), a batch at a time (the CLI's output). */
+  async *allIssues(crawlId: number, batch = 1000): AsyncGenerator<CrawlIssueRow[]> {
+    for (let after = 0; ; ) {
+      const rows = await this.db
+        .selectFrom('crawl_issues')
+        .selectAll()
+        .where('crawl_id', '=', crawlId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(batch)
+        .execute();
+      if (rows.length === 0) return;
+      yield rows;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
   /**
    * The crawl's issues counted by type: most severe first, then the most frequent, then by type
    * name. Sorted here rather than in SQL: PostgreSQL's collation may order `_` unlike SQLite's bytes.
@@ -753,7 +770,10 @@ export class CrawlsRepository {
       );
   }
 
-  /** Stores the site-level issues and finishes the crawl, in one transaction (a retried finish replaces them). */
+  /**
+   * Stores the site-level issues and finishes the crawl, in one transaction (a retried finish
+   * replaces them), IN_CHUNK issues a statement.
+   */
   async finish(crawlId: number, issues: readonly NewIssue[]): Promise<CrawlRow | undefined> {
     const now = nowTimestamp(this.clock);
     return this.db.transaction().execute(async (trx) => {
