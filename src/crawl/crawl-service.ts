@@ -95,6 +95,8 @@ const STATUS_EVERY_MS = 500;
 export const SLOT_TURN_MS = 1000;
 /** How often the sweep looks for queued crawls whose start was lost, and crawls past their time. */
 const SWEEP_EVERY_MS = 60_000;
+/** Sitemap URLs stored per statement batch before the event loop turns. */
+const SITEMAP_SLICE = 2000;
 /** Near-duplicate representatives confirmed per reading of stored text (each with up to 3 partners). */
 const CONFIRM_SLICE = 250;
 
@@ -350,7 +352,12 @@ export class CrawlService {
         const urls = parsed.urls.map((u) => crawlUrl(u)).filter((u): u is string => u !== null && inScope(u, site));
         const room = cap - kept;
         unkept += Math.max(0, urls.length - room);
-        kept += await this.deps.crawls.addSitemapUrls(crawl.id, urls.slice(0, room));
+        // A slice at a time, the event loop turning between (a file lists up to 50,000 URLs).
+        const keep = urls.slice(0, room);
+        for (let i = 0; i < keep.length; i += SITEMAP_SLICE) {
+          kept += await this.deps.crawls.addSitemapUrls(crawl.id, keep.slice(i, i + SITEMAP_SLICE));
+          await breathe();
+        }
       }
     }
     if (found) await this.deps.crawls.setSitemapFound(crawl.id);
@@ -617,6 +624,7 @@ export class CrawlService {
         rowIds.push(row.id);
         pass.index(crawledPage(row));
       }
+      await breathe();
     }
     // Near-duplicate candidates (MinHash buckets) are confirmed on their exact shingle sets,
     // rebuilt from the stored text of those pages alone, a slice of the plan at a time.
@@ -630,6 +638,7 @@ export class CrawlService {
         shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
       }
       confirmSome(found, slice, shingles);
+      await breathe();
     }
     pass.nearDuplicates(found);
     // The URLs left unchecked (CRAWL_MAX_EXTERNAL, the time limit) are counted on the crawl; the
@@ -644,6 +653,7 @@ export class CrawlService {
         at++;
         pass.check(crawledPage(row, false));
       }
+      await breathe();
     }
     const issues = pass.issues();
     const finished = await this.deps.crawls.finish(id, issues);
@@ -689,6 +699,15 @@ export class CrawlService {
   private abortLocal(id: number, reason: string): void {
     for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
   }
+}
+
+/**
+ * Lets the event loop turn between batches of a long pass: SQLite answers synchronously, so a
+ * finish over 100,000 rows was one task of seconds, during which a server answered nothing and
+ * V8's collector tasks never ran (the heap grew to twice what a pass with these pauses takes).
+ */
+function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
