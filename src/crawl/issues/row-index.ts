@@ -3,8 +3,6 @@
 // an object per row, so 100,000 rows take a few megabytes (bench/results/crawl.md). A row's own
 // rules read the whole row (its facts parsed) in the issue pass's second reading of the rows.
 
-import type { CatalogueRow } from './catalogue-issues.js';
-
 /** What the rules of one row read of another row. */
 export interface IndexedRow {
   url: string;
@@ -17,6 +15,19 @@ export interface IndexedRow {
   canonical: string | null;
   /** The hrefs of its hreflang alternates; undefined for a row without facts. */
   hreflangHrefs: readonly string[] | undefined;
+}
+
+/** What the index reads of a row (a CatalogueRow). */
+export interface IndexableRow {
+  url: string;
+  state: 'done' | 'failed' | 'skipped';
+  status: number | null;
+  redirectTo: string | null;
+  robotsDisallowed: boolean;
+  html: boolean;
+  noindex: boolean;
+  canonical: string | null;
+  facts?: { hreflang: readonly { href: string }[] } | null;
 }
 
 /** Rows by URL (the first row of a URL), as the rules look them up. */
@@ -49,7 +60,7 @@ export class RowIndex implements RowLookup {
   }
 
   /** Adds the next row (rows are numbered from 0 in the order added); its number. */
-  add(row: CatalogueRow): number {
+  add(row: IndexableRow): number {
     const i = this.count++;
     if (i === this.state.length) {
       this.state = grown(this.state, new Uint8Array(i * 2));
