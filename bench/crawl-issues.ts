@@ -2,17 +2,21 @@
 // rows and storing its issues, over N rows of the generated site (bench/crawl-site.ts, one page in
 // 20 a near-duplicate), without a crawl. Each row is built as the crawl builds it: the page's HTML
 // through the engine's artifacts, its crawl facts (MinHash signature, deflated text) as the row
-// stores them. The timed part is what finish() runs on those rows, in its order: each stored row
-// read back as the issue pass holds it (crawledPage: the facts' JSON parsed, the signature
-// decoded), the near-duplicate plan (MinHash buckets), the candidates' shingle sets rebuilt from
-// their stored text, and every issue type (findSiteIssues).
+// stores them. The timed part is what finish() runs on those rows, in its order: the first reading
+// of the rows (crawledPage: the facts' JSON parsed, the signature decoded; SiteIssuePass.index
+// keeps what other rows' rules look up), the near-duplicate plan (MinHash buckets), the
+// candidates' shingle sets rebuilt from their stored text a slice at a time and compared, the
+// second reading (each row's own rules) and the issues sorted. Beside the time, the heap the pass
+// holds at its end (its index and the issues), measured between forced collections.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { inflateRawSync } from 'node:zlib';
 import { buildArtifacts } from '../src/analysis/artifacts/build.js';
 import { crawlFacts } from '../src/analysis/crawl-facts.js';
 import { shingleHashes } from '../src/analysis/shingles.js';
 import { crawledPage } from '../src/crawl/crawl-service.js';
-import { planFor } from '../src/crawl/issues/catalogue-issues.js';
-import { findSiteIssues } from '../src/crawl/site-issues.js';
+import { confirmSome, type NearDuplicate } from '../src/crawl/issues/near-duplicates.js';
+import { SiteIssuePass } from '../src/crawl/site-issues.js';
 import type { CrawlPageRow } from '../src/db/crawls-repository.js';
 import { isNearDuplicate, listedLinks, sitePageHtml } from './crawl-site.js';
 
@@ -21,12 +25,14 @@ export interface IssuePass {
   nearDuplicatePages: number;
   /** Building the rows (not timed in the figure): ms. */
   buildMs: number;
-  /** The timed parts, ms. */
+  /** The timed parts, ms: the first reading, the plan, the shingle sets and their comparison, the second reading and the sort. */
   readMs: number;
   planMs: number;
   shinglesMs: number;
   issuesMs: number;
   totalMs: number;
+  /** Heap the pass holds once done (its index and the issues), MB. */
+  passHeapMb: number;
   /** Pages whose text the near-duplicate confirmation rebuilt. */
   planned: number;
   /** Issues by type. */
@@ -61,6 +67,7 @@ export function measureIssuePass(
       }
     }
   }
+  const heapBefore = collectedHeap();
   const started = performance.now();
   const rows: CrawlPageRow[] = [];
   const texts = new Map<string, Uint8Array>();
@@ -104,18 +111,34 @@ export function measureIssuePass(
   const buildMs = performance.now() - started;
 
   const t0 = performance.now();
-  const crawled = rows.map(crawledPage);
+  const pass = new SiteIssuePass(true);
+  for (const row of rows) pass.index(crawledPage(row));
   const t1 = performance.now();
-  const plan = planFor(crawled);
+  const plan = pass.plan();
   const t2 = performance.now();
-  const shingles = new Map<string, Uint32Array>();
-  for (const url of plan.urls) {
-    const text = texts.get(url);
-    if (text) shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
+  // As crawl.finish confirms them: a slice of the plan at a time, with that slice's texts only.
+  const tries = [...plan.tries];
+  const near = new Map<string, NearDuplicate>();
+  for (let i = 0; i < tries.length; i += 250) {
+    const slice = tries.slice(i, i + 250);
+    const shingles = new Map<string, Uint32Array>();
+    for (const url of new Set(slice.flatMap(([url, others]) => [url, ...others]))) {
+      const text = texts.get(url);
+      if (text) shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
+    }
+    confirmSome(near, slice, shingles);
   }
+  pass.nearDuplicates(near);
   const t3 = performance.now();
-  const found = findSiteIssues(crawled, { sitemapFound: true, shingles, nearDuplicatePlan: plan, checked: [] });
+  for (const row of rows) pass.check(crawledPage(row, false));
+  const found = pass.issues();
   const t4 = performance.now();
+  // What the pass holds: the rows and their texts let go, the pass and its issues kept.
+  rows.length = 0;
+  texts.clear();
+  kept.push(pass);
+  const passHeapMb = (collectedHeap() - heapBefore) / 1e6;
+  kept.length = 0;
   const issues = new Map<string, number>();
   for (const issue of found)
     issues.set(`${issue.type} (${issue.severity})`, (issues.get(`${issue.type} (${issue.severity})`) ?? 0) + 1);
@@ -128,9 +151,23 @@ export function measureIssuePass(
     shinglesMs: t3 - t2,
     issuesMs: t4 - t3,
     totalMs: t4 - t0,
+    passHeapMb,
     planned: plan.urls.size,
     issues,
     nearFound: found.filter((i) => i.type === 'near_duplicate_content').length,
     heapMb: process.memoryUsage().heapUsed / 1e6,
   };
+}
+
+/** What a measurement keeps alive while it collects. */
+const kept: unknown[] = [];
+
+/** The heap in use after a full collection, typed arrays' memory included (bytes). */
+function collectedHeap(): number {
+  setFlagsFromString('--expose-gc');
+  // Array buffers let go are freed by the collection itself, not a background task after it.
+  setFlagsFromString('--no-concurrent-array-buffer-sweeping');
+  (runInNewContext('gc') as () => void)();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }

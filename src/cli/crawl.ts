@@ -214,7 +214,10 @@ function parse(args: string[]) {
   };
 }
 
-/** The output, written a batch of pages at a time (a 10,000-page crawl is never held whole), respecting backpressure. */
+/**
+ * The output, written a batch of pages and issues at a time (a 100,000-page crawl and its issues
+ * are never held whole), respecting backpressure.
+ */
 async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: CrawlRow, repo: CrawlsRepository): Promise<void> {
   const out = (text: string) =>
     new Promise<void>((resolve, reject) => io.stdout.write(text, (error) => (error ? reject(error) : resolve())));
@@ -224,7 +227,7 @@ async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: Crawl
       await out(csvLines(batch.map((row) => crawlPageCsvRow(crawlPageResource(row)))));
     return;
   }
-  const issues = (await repo.listIssues(crawl.id, 1_000_000, 0)).rows.map(crawlIssueResource);
+  const summary = (await repo.issueSummary(crawl.id)).map(crawlIssueCountResource);
   if (format === 'json') {
     await out(`{"crawl":${JSON.stringify(crawlResource(crawl))},"pages":[`);
     let first = true;
@@ -233,20 +236,32 @@ async function write(io: CliIo, format: 'json' | 'csv' | 'summary', crawl: Crawl
       await out(first ? text : `,${text}`);
       first = false;
     }
-    const summary = (await repo.issueSummary(crawl.id)).map(crawlIssueCountResource);
-    await out(`],"issues":${JSON.stringify(issues)},"summary":${JSON.stringify(summary)}}\n`);
+    await out('],"issues":[');
+    first = true;
+    for await (const batch of repo.allIssues(crawl.id)) {
+      const text = batch.map((row) => JSON.stringify(crawlIssueResource(row))).join(',');
+      await out(first ? text : `,${text}`);
+      first = false;
+    }
+    await out(`],"summary":${JSON.stringify(summary)}}\n`);
     return;
   }
   const shown = crawlResource(crawl);
-  const lines = [
-    `${shown.url}: ${shown.status}`,
-    `  ${shown.pages_found} URLs found, ${shown.pages_done} answered, ${shown.pages_failed} without an answer`,
-    `  mean score: ${shown.result ?? '—'}`,
-    `  ${issues.length} site-level ${issues.length === 1 ? 'issue' : 'issues'}${issues.length > 0 ? ':' : ''}`,
-    ...issues.flatMap((issue) => [`  [${issue.severity}] ${issue.type} ${issue.url}`, `      ${issue.detail}`]),
-  ];
+  const total = summary.reduce((sum, row) => sum + row.count, 0);
   // One line each, as a terminal shows it safely: no control characters from the site's text.
-  io.stdout.write(`${lines.map((line) => line.replace(/\p{Cc}/gu, ' ')).join('\n')}\n`);
+  const text = (lines: string[]) => `${lines.map((line) => line.replace(/\p{Cc}/gu, ' ')).join('\n')}\n`;
+  await out(
+    text([
+      `${shown.url}: ${shown.status}`,
+      `  ${shown.pages_found} URLs found, ${shown.pages_done} answered, ${shown.pages_failed} without an answer`,
+      `  mean score: ${shown.result ?? '—'}`,
+      `  ${total} site-level ${total === 1 ? 'issue' : 'issues'}${total > 0 ? ':' : ''}`,
+    ]),
+  );
+  for await (const batch of repo.allIssues(crawl.id)) {
+    const issues = batch.map(crawlIssueResource);
+    await out(text(issues.flatMap((issue) => [`  [${issue.severity}] ${issue.type} ${issue.url}`, `      ${issue.detail}`])));
+  }
 }
 
 /** A one-line progress bar on stderr when it is a terminal; nothing otherwise (stdout stays clean). */

@@ -47,15 +47,15 @@ import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
 import { CRAWL_LINKS, LinkChecker, type LinksJob } from './link-checks/link-checker.js';
 import { pageTargets } from './link-checks/targets.js';
 import { checkedTargets } from './link-checks/checked-targets.js';
-import type { CheckedTarget } from './issues/checked-target.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
 import { inflateRawSync } from 'node:zlib';
 import type { PageFacts } from '../analysis/crawl-facts.js';
 import type { JsChanges } from '../analysis/render-diff.js';
 import { decodeSignature, shingleHashes } from '../analysis/shingles.js';
-import { type PageIssueFacts, planFor } from './issues/catalogue-issues.js';
-import { findSiteIssues, type CrawledPage } from './site-issues.js';
+import type { PageIssueFacts } from './issues/catalogue-issues.js';
+import { confirmSome, type NearDuplicate } from './issues/near-duplicates.js';
+import { SiteIssuePass, type CrawledPage } from './site-issues.js';
 import { parseSitemap } from './sitemaps.js';
 
 export const CRAWL_START = 'crawl.start';
@@ -96,6 +96,10 @@ const STATUS_EVERY_MS = 500;
 export const SLOT_TURN_MS = 1000;
 /** How often the sweep looks for queued crawls whose start was lost, and crawls past their time. */
 const SWEEP_EVERY_MS = 60_000;
+/** Sitemap URLs stored per statement batch before the event loop turns. */
+const SITEMAP_SLICE = 2000;
+/** Near-duplicate representatives confirmed per reading of stored text (each with up to 3 partners). */
+const CONFIRM_SLICE = 250;
 
 export interface CrawlJob {
   crawl: number;
@@ -357,7 +361,12 @@ export class CrawlService {
         const urls = parsed.urls.map((u) => crawlUrl(u)).filter((u): u is string => u !== null && inScope(u, site));
         const room = cap - kept;
         unkept += Math.max(0, urls.length - room);
-        kept += await this.deps.crawls.addSitemapUrls(crawl.id, urls.slice(0, room));
+        // A slice at a time, the event loop turning between (a file lists up to 50,000 URLs).
+        const keep = urls.slice(0, room);
+        for (let i = 0; i < keep.length; i += SITEMAP_SLICE) {
+          kept += await this.deps.crawls.addSitemapUrls(crawl.id, keep.slice(i, i + SITEMAP_SLICE));
+          await breathe();
+        }
       }
     }
     if (found) await this.deps.crawls.setSitemapFound(crawl.id);
@@ -616,31 +625,47 @@ export class CrawlService {
   async finish(id: number): Promise<void> {
     const crawl = await this.deps.crawls.findById(id);
     if (crawl?.status !== 'running') return;
-    const pages: CrawledPage[] = [];
+    // The rows are read twice, never held (site-issues.ts, SiteIssuePass): first what one row's
+    // rules look up of another, then each row's own rules.
+    const pass = new SiteIssuePass(crawl.sitemap_found === 1);
+    const rowIds: number[] = [];
     for await (const batch of this.deps.crawls.allPages(id)) {
-      for (const row of batch) pages.push(crawledPage(row));
+      for (const row of batch) {
+        rowIds.push(row.id);
+        pass.index(crawledPage(row));
+      }
+      await breathe();
     }
     // Near-duplicate candidates (MinHash buckets) are confirmed on their exact shingle sets,
-    // rebuilt from the stored text of those pages alone.
-    const shingles = new Map<string, Uint32Array>();
-    const nearDuplicatePlan = planFor(pages);
-    const needed = [...nearDuplicatePlan.urls];
-    for (let i = 0; i < needed.length; i += 500) {
-      for (const [url, text] of await this.deps.crawls.pageTexts(id, needed.slice(i, i + 500))) {
+    // rebuilt from the stored text of those pages alone, a slice of the plan at a time.
+    const tries = [...pass.plan().tries];
+    const found = new Map<string, NearDuplicate>();
+    for (let i = 0; i < tries.length; i += CONFIRM_SLICE) {
+      const slice = tries.slice(i, i + CONFIRM_SLICE);
+      const shingles = new Map<string, Uint32Array>();
+      const needed = [...new Set(slice.flatMap(([url, others]) => [url, ...others]))];
+      for (const [url, text] of await this.deps.crawls.pageTexts(id, needed)) {
         shingles.set(url, shingleHashes(inflateRawSync(text).toString('utf8')));
       }
+      confirmSome(found, slice, shingles);
+      await breathe();
     }
+    pass.nearDuplicates(found);
     // The URLs left unchecked (CRAWL_MAX_EXTERNAL, the time limit) are counted on the crawl; the
     // checked ones join the issue pass.
     await this.deps.links.settle(id);
-    const checked: CheckedTarget[] = [];
-    for await (const batch of checkedTargets(this.deps.links, id)) checked.push(...batch);
-    const issues = findSiteIssues(pages, {
-      sitemapFound: crawl.sitemap_found === 1,
-      shingles,
-      nearDuplicatePlan,
-      checked,
-    });
+    for await (const batch of checkedTargets(this.deps.links, id)) for (const target of batch) pass.checked(target);
+    // The same rows again (a row added since, by a worker still finishing, is left out as the first reading left it).
+    let at = 0;
+    for await (const batch of this.deps.crawls.allPages(id)) {
+      for (const row of batch) {
+        if (row.id !== rowIds[at]) continue;
+        at++;
+        pass.check(crawledPage(row, false));
+      }
+      await breathe();
+    }
+    const issues = pass.issues();
     const finished = await this.deps.crawls.finish(id, issues);
     if (!finished) return;
     this.deps.log.info({ crawl: id, pages: finished.pages_found, issues: issues.length }, 'crawl finished');
@@ -686,6 +711,15 @@ export class CrawlService {
   private abortLocal(id: number, reason: string): void {
     for (const controller of this.local.get(id) ?? []) controller.abort(new Error(reason));
   }
+}
+
+/**
+ * Lets the event loop turn between batches of a long pass: SQLite answers synchronously, so a
+ * finish over 100,000 rows was one task of seconds, during which a server answered nothing and
+ * V8's collector tasks never ran (the heap grew to twice what a pass with these pauses takes).
+ */
+function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -757,14 +791,17 @@ function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | n
   return JSON.stringify(stored);
 }
 
-function issueFacts(json: string | null): PageIssueFacts | null {
+function issueFacts(json: string | null, signature: boolean): PageIssueFacts | null {
   if (json === null) return null;
   const stored = JSON.parse(json) as StoredFacts;
-  return { ...stored, signature: stored.signature === null ? null : decodeSignature(stored.signature) };
+  return { ...stored, signature: stored.signature === null || !signature ? null : decodeSignature(stored.signature) };
 }
 
-/** A stored page row as the issue pass reads it (exported for bench/crawl-issues.ts). */
-export function crawledPage(row: CrawlPageRow): CrawledPage {
+/**
+ * A stored page row as the issue pass reads it (exported for bench/crawl-issues.ts); without
+ * `signature`, the MinHash signature is left undecoded (null), as only the first reading uses it.
+ */
+export function crawledPage(row: CrawlPageRow, signature = true): CrawledPage {
   return {
     url: row.url,
     state: row.state === 'done' ? 'done' : row.state === 'failed' ? 'failed' : 'skipped',
@@ -783,6 +820,6 @@ export function crawledPage(row: CrawlPageRow): CrawledPage {
     depth: row.depth,
     responseMs: row.response_ms,
     error: row.error,
-    facts: issueFacts(row.facts),
+    facts: issueFacts(row.facts, signature),
   };
 }

@@ -3,11 +3,18 @@
 // linear in the number of rows: every relation is looked up in a Map, near-duplicates go through
 // MinHash buckets (issues/near-duplicates.ts), and each detail names a bounded number of pages.
 // The first ten types are here; the rest of the catalogue is issues/catalogue-issues.ts.
+//
+// The pass reads the rows twice (SiteIssuePass), so that it never holds them all: the first
+// reading keeps what one row's rules look up of another (issues/row-index.ts: typed arrays and
+// the URLs), the second runs each row's own rules on the whole row. A crawl of 100,000 pages so
+// finishes within its memory budget (bench/results/crawl.md); findSiteIssues runs both readings
+// over an array.
 
 import { ISSUE_SEVERITIES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
-import { type CatalogueRow, catalogueIssues } from './issues/catalogue-issues.js';
+import { Catalogue, type CatalogueRow } from './issues/catalogue-issues.js';
 import type { CheckedTarget } from './issues/checked-target.js';
-import type { NearDuplicatePlan } from './issues/near-duplicates.js';
+import { confirmNearDuplicates, type NearDuplicate, type NearDuplicatePlan } from './issues/near-duplicates.js';
+import { type IndexedRow, RowIndex, type RowLookup } from './issues/row-index.js';
 import { siteHostOf } from './scope.js';
 
 export { ISSUE_SEVERITIES, ISSUE_TYPES, type IssueSeverity, type IssueType } from './issues/catalogue.js';
@@ -67,7 +74,9 @@ const NAMED_HOPS = 10;
 const QUOTED_TEXT = 80;
 
 /** A page search engines may index: answered 200 with analysed HTML and nothing opting it out. */
-export function indexable(page: CrawledPage): boolean {
+export function indexable(
+  page: Pick<CrawledPage, 'state' | 'status' | 'html' | 'noindex' | 'robotsDisallowed' | 'canonical' | 'url'>,
+): boolean {
   return (
     page.state === 'done' &&
     page.status === 200 &&
@@ -84,20 +93,79 @@ export function indexable(page: CrawledPage): boolean {
  * `sitemapFound`: the site has a sitemap, so a page missing from it is worth reporting.
  */
 export function findSiteIssues(pages: readonly CrawledPage[], options: SiteIssueOptions): SiteIssue[] {
-  const byUrl = new Map<string, CrawledPage>();
-  for (const page of pages) if (!byUrl.has(page.url)) byUrl.set(page.url, page);
+  const pass = new SiteIssuePass(options.sitemapFound);
+  for (const page of pages) pass.index(page);
+  pass.nearDuplicates(confirmNearDuplicates(options.nearDuplicatePlan ?? pass.plan(), options.shingles ?? new Map()));
+  for (const target of options.checked ?? []) pass.checked(target);
+  for (const page of pages) pass.check(page);
+  return pass.issues();
+}
 
-  const issues: SiteIssue[] = [];
-  // One issue per (type, url): the first one found.
-  const seen = new Set<string>();
-  const add = (type: IssueType, url: string, detail: string) => {
-    const key = `${type} ${url}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    issues.push({ type, severity: ISSUE_SEVERITIES[type], url, detail });
+/**
+ * The issue pass over rows read twice, in the same order (the start page first): index() every
+ * row; plan() names the near-duplicate candidates whose text to read, nearDuplicates() takes
+ * what their exact comparison confirmed (confirmNearDuplicates, or confirmSome a slice at a
+ * time); checked() each link-check result; check() every row again; issues(). It holds the rows'
+ * index and the issues, never the rows.
+ */
+export class SiteIssuePass {
+  private readonly rows = new RowIndex();
+  private readonly catalogue = new Catalogue(this.rows);
+  private readonly found: SiteIssue[] = [];
+  /** One issue per (type, url): the first one found. */
+  private readonly seen = new Map<IssueType, Set<string>>();
+  private readonly titles = new DuplicateTexts('title');
+  private readonly descriptions = new DuplicateTexts('description');
+  private readonly redirectRows: number[] = [];
+  private redirectEnds: Map<string, string | null> | undefined;
+  private checkedRows = 0;
+
+  constructor(private readonly sitemapFound: boolean) {}
+
+  readonly add = (type: IssueType, url: string, detail: string): void => {
+    let urls = this.seen.get(type);
+    if (urls === undefined) {
+      urls = new Set();
+      this.seen.set(type, urls);
+    }
+    if (urls.has(url)) return;
+    // The index's string: an issue about a row holds no copy of its URL.
+    const shared = this.rows.shared(url);
+    urls.add(shared);
+    this.found.push({ type, severity: ISSUE_SEVERITIES[type], url: shared, detail });
   };
 
-  pages.forEach((page, index) => {
+  /** First reading: the next row. */
+  index(page: CrawledPage): void {
+    const i = this.rows.add(page);
+    if (isRedirect(page)) this.redirectRows.push(i);
+    if (indexable(page)) {
+      this.titles.count(page.title);
+      this.descriptions.count(page.description);
+    }
+    this.catalogue.index(i, page);
+  }
+
+  /** After the first reading: the near-duplicate candidates to confirm (their URLs: whose text to read). */
+  plan(): NearDuplicatePlan {
+    return this.catalogue.plan();
+  }
+
+  nearDuplicates(found: Map<string, NearDuplicate>): void {
+    this.catalogue.nearDuplicates(found);
+  }
+
+  /** A link or image check's result (after the first reading). */
+  checked(target: CheckedTarget): void {
+    this.catalogue.checked(target, this.rows.size > 0 ? siteHostOf(this.rows.url(0)) : '', this.add);
+  }
+
+  /** Second reading: the next row, the same as the first reading's. */
+  check(page: CrawledPage): void {
+    const redirectEnds = this.redirects();
+    const index = this.checkedRows++;
+    const byUrl = this.rows;
+    const add = this.add;
     if (page.state === 'done' && isError(page.status) && inlinks(page) > 0) {
       add('broken_link', page.url, `Answers ${page.status}; linked from ${linkingPages(page)}.`);
     }
@@ -107,7 +175,7 @@ export function findSiteIssues(pages: readonly CrawledPage[], options: SiteIssue
       if (index > 0 && page.state === 'done' && inlinks(page) === 0) {
         add('orphan_page', page.url, 'Listed in a sitemap, but no crawled page links to it.');
       }
-    } else if (options.sitemapFound && inlinks(page) > 0 && indexable(page)) {
+    } else if (this.sitemapFound && inlinks(page) > 0 && indexable(page)) {
       add('missing_from_sitemap', page.url, `Indexable and linked from ${linkingPages(page)}, but in no sitemap.`);
     }
     const canonicalIssue = canonicalTarget(page, byUrl);
@@ -115,30 +183,95 @@ export function findSiteIssues(pages: readonly CrawledPage[], options: SiteIssue
     if (page.state === 'done' && page.mixedContent) {
       add('mixed_content', page.url, 'An HTTPS page that loads resources over plain HTTP.');
     }
-  });
+    if (indexable(page)) {
+      this.titles.collect(index, page.title);
+      this.descriptions.collect(index, page.description);
+    }
+    this.catalogue.check(page, redirectEnds, add);
+  }
 
-  const indexablePages = pages.filter(indexable);
-  duplicates(indexablePages, 'title', add);
-  duplicates(indexablePages, 'description', add);
-  const redirectEnds = redirects(pages, byUrl, add);
-  catalogueIssues(
-    pages,
-    byUrl,
-    {
-      siteHost: pages.length > 0 ? siteHostOf(pages[0].url) : '',
-      checked: options.checked ?? [],
-      shingles: options.shingles ?? new Map(),
-      nearDuplicatePlan: options.nearDuplicatePlan,
-      redirectEnds,
-    },
-    add,
-  );
+  /** After the second reading: every issue, ordered by severity (high first), then type, then URL. */
+  issues(): SiteIssue[] {
+    this.redirects();
+    this.titles.report(this.rows, this.add);
+    this.descriptions.report(this.rows, this.add);
+    this.catalogue.end(this.add);
+    const rank = { high: 0, medium: 1, low: 2 };
+    return this.found.sort(
+      (a, b) =>
+        rank[a.severity] - rank[b.severity] || compare(a.type, b.type) || compare(a.url, b.url) || compare(a.detail, b.detail),
+    );
+  }
 
-  const rank = { high: 0, medium: 1, low: 2 };
-  return issues.sort(
-    (a, b) =>
-      rank[a.severity] - rank[b.severity] || compare(a.type, b.type) || compare(a.url, b.url) || compare(a.detail, b.detail),
-  );
+  /** redirect_chain, redirect_loop and redirect_to_broken, once the first reading is done; where each redirect's chain ends. */
+  private redirects(): Map<string, string | null> {
+    this.redirectEnds ??= redirects(
+      this.redirectRows.map((i) => this.rows.row(i) as IndexedRow & { redirectTo: string }),
+      this.rows,
+      this.add,
+    );
+    return this.redirectEnds;
+  }
+}
+
+/**
+ * duplicate_title and duplicate_meta_description: one issue per page whose text (title,
+ * description) another indexable page shares. Compared trimmed, with runs of whitespace
+ * collapsed and case ignored: search results show them so, and "Blue Widgets" and "blue
+ * widgets" are the same title to a reader. The first reading counts each text by a 30-bit hash
+ * (no text held); the second groups the texts whose hash came twice, exactly.
+ */
+class DuplicateTexts {
+  private hashes = new Map<number, number>();
+  private readonly groups = new Map<string, number[]>();
+  private readonly texts = new Map<number, string>();
+
+  constructor(private readonly field: 'title' | 'description') {}
+
+  count(text: string | null): void {
+    const key = duplicateKey(text);
+    if (!key) return;
+    const hash = textHash(key);
+    if ((this.hashes.get(hash) ?? 0) < 2) this.hashes.set(hash, (this.hashes.get(hash) ?? 0) + 1);
+  }
+
+  collect(row: number, text: string | null): void {
+    const key = duplicateKey(text);
+    if (!key || this.hashes.get(textHash(key)) !== 2) return;
+    const group = this.groups.get(key);
+    if (group) group.push(row);
+    else this.groups.set(key, [row]);
+    this.texts.set(row, text!);
+  }
+
+  report(rows: RowIndex, add: (type: IssueType, url: string, detail: string) => void): void {
+    this.hashes = new Map();
+    const [type, what] =
+      this.field === 'title'
+        ? (['duplicate_title', 'title'] as const)
+        : (['duplicate_meta_description', 'meta description'] as const);
+    for (const group of this.groups.values()) {
+      if (group.length < 2) continue;
+      // The first few of the group, one more than shown so each page can leave itself out.
+      const head = group.slice(0, NAMED_PAGES + 1).map((i) => rows.url(i));
+      for (const i of group) {
+        const url = rows.url(i);
+        const others = head.filter((other) => other !== url);
+        add(type, url, `Same ${what} ${quote(this.texts.get(i) ?? '')} as ${listed(others, group.length - 1)}.`);
+      }
+    }
+  }
+}
+
+function duplicateKey(text: string | null): string | undefined {
+  return text?.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** FNV-1a over the UTF-16 code units, cut to 30 bits (a small integer: cheap as a Map key). */
+function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
 }
 
 // Code-unit order, not localeCompare: the same on every machine.
@@ -150,7 +283,7 @@ function isError(status: number | null): boolean {
   return status !== null && status >= 400 && status <= 599;
 }
 
-function isRedirect(page: CrawledPage | undefined): page is CrawledPage & { redirectTo: string } {
+function isRedirect<T extends IndexedRow | CrawledPage>(page: T | undefined): page is T & { redirectTo: string } {
   return page?.state === 'done' && page.status !== null && page.status >= 300 && page.status <= 399 && page.redirectTo !== null;
 }
 
@@ -190,43 +323,12 @@ function notIndexableReasons(page: CrawledPage): string[] {
 }
 
 /** Why a page's canonical is a bad one, or null. Only crawled targets are judged. */
-function canonicalTarget(page: CrawledPage, byUrl: ReadonlyMap<string, CrawledPage>): string | null {
+function canonicalTarget(page: CrawledPage, byUrl: RowLookup): string | null {
   if (page.canonical === null || page.canonical === page.url) return null;
   const target = byUrl.get(page.canonical);
   if (target?.state !== 'done' || target.status === 200) return null;
   const answer = isRedirect(target) ? `answers ${target.status}, a redirect to ${target.redirectTo}` : `answers ${target.status}`;
   return `Its canonical URL ${page.canonical} ${answer}.`;
-}
-
-/**
- * One issue per page whose text (title, description) another indexable page shares. Compared
- * trimmed, with runs of whitespace collapsed and case ignored: search results show them so, and
- * "Blue Widgets" and "blue  widgets" are the same title to a reader.
- */
-function duplicates(
-  pages: readonly CrawledPage[],
-  field: 'title' | 'description',
-  add: (type: IssueType, url: string, detail: string) => void,
-): void {
-  const [type, what] =
-    field === 'title' ? (['duplicate_title', 'title'] as const) : (['duplicate_meta_description', 'meta description'] as const);
-  const groups = new Map<string, CrawledPage[]>();
-  for (const page of pages) {
-    const key = page[field]?.trim().replace(/\s+/g, ' ').toLowerCase();
-    if (!key) continue;
-    const group = groups.get(key);
-    if (group) group.push(page);
-    else groups.set(key, [page]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    // The first few of the group, one more than shown so each page can leave itself out.
-    const head = group.slice(0, NAMED_PAGES + 1).map((p) => p.url);
-    for (const page of group) {
-      const others = head.filter((url) => url !== page.url);
-      add(type, page.url, `Same ${what} ${quote(page[field] ?? '')} as ${listed(others, group.length - 1)}.`);
-    }
-  }
 }
 
 function quote(text: string): string {
@@ -247,16 +349,15 @@ interface ChainEnd {
  * such URL; each is reported once from its first row in crawl order.
  */
 function redirects(
-  pages: readonly CrawledPage[],
-  byUrl: ReadonlyMap<string, CrawledPage>,
+  redirectRows: readonly (IndexedRow & { redirectTo: string })[],
+  byUrl: RowLookup,
   add: (type: IssueType, url: string, detail: string) => void,
 ): Map<string, string | null> {
-  const redirectRows = pages.filter(isRedirect);
   const targets = new Set(redirectRows.map((page) => page.redirectTo));
   const ends = chainEnds(redirectRows, byUrl);
 
   const reported = new Set<string>();
-  const report = (first: CrawledPage) => {
+  const report = (first: IndexedRow) => {
     const { hops, end } = ends.get(first.url)!;
     // Mark what this chain covers so that a loop it runs into is not reported again.
     for (let row = byUrl.get(first.url); isRedirect(row) && !reported.has(row.url); row = byUrl.get(row.redirectTo)) {
@@ -288,7 +389,7 @@ function redirects(
 }
 
 /** The hops and end of every redirect row, each row visited a bounded number of times. */
-function chainEnds(redirectRows: readonly CrawledPage[], byUrl: ReadonlyMap<string, CrawledPage>): Map<string, ChainEnd> {
+function chainEnds(redirectRows: readonly IndexedRow[], byUrl: RowLookup): Map<string, ChainEnd> {
   const ends = new Map<string, ChainEnd>();
   for (const start of redirectRows) {
     if (ends.has(start.url)) continue;
@@ -330,7 +431,7 @@ function chainEnds(redirectRows: readonly CrawledPage[], byUrl: ReadonlyMap<stri
 }
 
 /** "a → b → c", the first NAMED_HOPS hops of the chain from `url`, stopping where it loops. */
-function hopsFrom(url: string, byUrl: ReadonlyMap<string, CrawledPage>): string {
+function hopsFrom(url: string, byUrl: RowLookup): string {
   const urls = [url];
   const seen = new Set(urls);
   let page = byUrl.get(url);
@@ -347,7 +448,7 @@ function hopsFrom(url: string, byUrl: ReadonlyMap<string, CrawledPage>): string 
   return urls.join(' → ');
 }
 
-function answerOf(page: CrawledPage | undefined): string {
+function answerOf(page: IndexedRow | undefined): string {
   if (page === undefined) return 'was not crawled';
   if (page.state === 'failed') return 'did not answer';
   if (page.state === 'skipped') return page.robotsDisallowed ? 'robots.txt disallows' : 'was not fetched';

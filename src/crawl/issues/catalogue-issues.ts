@@ -1,18 +1,26 @@
 // The catalogue's types beyond the first ten (docs/audit-issues.md), from the crawl's compact
 // rows and the link checks' results. Pure and linear: every relation is a Map lookup, and each
 // detail names at most DETAIL_NAMED values, then "and N more".
+//
+// The rows are read twice (site-issues.ts, SiteIssuePass): the first reading keeps what the
+// rules of other rows need (issues/row-index.ts; the text groups and near-duplicate signatures
+// here), the second runs each row's own rules on the whole row, one row at a time. A rule on a
+// page's own facts goes in pageIssues.
 
 import type { PageFacts } from '../../analysis/crawl-facts.js';
 import type { Changed, JsChanges } from '../../analysis/render-diff.js';
 import { codePointLength } from '../../analysis/text.js';
 import type { IssueType } from './catalogue.js';
+import { SIGNATURE_SIZE } from '../../analysis/shingles.js';
 import type { CheckedTarget } from './checked-target.js';
 import {
-  confirmNearDuplicates,
+  type NearDuplicate,
   type NearDuplicateCandidate,
   type NearDuplicatePlan,
+  planCandidates,
   planNearDuplicates,
 } from './near-duplicates.js';
+import type { RowIndex, RowLookup } from './row-index.js';
 
 /** A page's facts as the issue pass holds them: the signature decoded, the Link header's canonicals beside. */
 export type PageIssueFacts = Omit<PageFacts, 'signature'> & {
@@ -46,19 +54,6 @@ export interface CatalogueRow {
 
 export type AddIssue = (type: IssueType, url: string, detail: string) => void;
 
-export interface CatalogueInput {
-  /** The site's host without one leading `www.` (own-host images for large_image). */
-  siteHost: string;
-  /** What the link and image checks found. */
-  checked: readonly CheckedTarget[];
-  /** Sorted shingle hashes of the near-duplicate plan's URLs (planFor(rows).urls). */
-  shingles: ReadonlyMap<string, Uint32Array>;
-  /** The plan those shingles were read for (planFor(rows)); made again when absent. */
-  nearDuplicatePlan?: NearDuplicatePlan;
-  /** Where each redirect row's chain ends (null: it loops). */
-  redirectEnds: ReadonlyMap<string, string | null>;
-}
-
 /** Values named in a detail before "and N more". */
 export const DETAIL_NAMED = 10;
 
@@ -89,12 +84,12 @@ export function named(names: readonly string[], total = names.length, noun = '')
 }
 
 /** A URL search engines get: answered 200 with analysed HTML. */
-export function isPage(row: CatalogueRow): boolean {
+export function isPage(row: Pick<CatalogueRow, 'state' | 'status' | 'html'>): boolean {
   return row.state === 'done' && row.status === 200 && row.html;
 }
 
 /** A page open to indexing: no noindex, not disallowed by robots.txt (the catalogue's "indexable"). */
-export function openToIndex(row: CatalogueRow): boolean {
+export function openToIndex(row: Pick<CatalogueRow, 'state' | 'status' | 'html' | 'noindex' | 'robotsDisallowed'>): boolean {
   return isPage(row) && !row.noindex && !row.robotsDisallowed;
 }
 
@@ -157,30 +152,103 @@ function primaryLanguage(code: string): string {
   return code.trim().split(/[-_]/)[0].toLowerCase();
 }
 
-/** Every catalogue type beyond the first ten. */
-export function catalogueIssues(
-  rows: readonly CatalogueRow[],
-  byUrl: ReadonlyMap<string, CatalogueRow>,
-  input: CatalogueInput,
-  add: AddIssue,
-): void {
-  const hreflangChecks = new Map<string, CheckedTarget>();
-  for (const target of input.checked) if (target.kind === 'hreflang') hreflangChecks.set(target.url, target);
-  // Pages linking to each redirect: the pages a redirect row names as linking to it.
-  const redirectLinks = new Map<string, { names: string[]; count: number }>();
+/**
+ * Every catalogue type beyond the first ten, over two readings of the rows: index() each row in
+ * crawl order, then plan() (the near-duplicate candidates' pairs to confirm) and nearDuplicates()
+ * (the confirmed ones), checked() each link-check result, check() each row again in the same
+ * order, and end().
+ */
+export class Catalogue {
+  // First reading: each distinct text of the rows that may be duplicates, as a number.
+  private textIds = new Map<string, number>();
+  /** Per text: the first row with words that has it (duplicate_content), or -1. */
+  private readonly firstWithText: number[] = [];
+  /** Texts of two or more rows with words: their rows. */
+  private readonly textGroups = new Map<number, number[]>();
+  /** near_duplicate_content's candidates: rows, texts, signatures (SIGNATURE_SIZE values each). */
+  private readonly candidateRows: number[] = [];
+  private readonly candidateTexts: number[] = [];
+  private signatures = new Uint32Array(SIGNATURE_SIZE * 256);
+  private near = new Map<string, NearDuplicate>();
+  private readonly hreflangChecks = new Map<string, CheckedTarget>();
+  /** Second reading: pages linking to each redirect, the redirects they name. */
+  private readonly redirectLinks = new Map<string, { names: string[]; count: number }>();
 
-  for (const row of rows) {
+  constructor(private readonly rows: RowIndex) {}
+
+  /** First reading: row `i` of the index. */
+  index(i: number, row: CatalogueRow): void {
+    const facts = row.facts;
+    if (!facts || !openToIndex(row)) return;
+    const withWords = facts.words !== 0;
+    const candidate = facts.signature != null;
+    if (!withWords && !candidate) return;
+    let text = this.textIds.get(facts.textHash);
+    if (text === undefined) {
+      text = this.firstWithText.length;
+      this.textIds.set(facts.textHash, text);
+      this.firstWithText.push(-1);
+    }
+    if (withWords) {
+      const first = this.firstWithText[text];
+      if (first === -1) this.firstWithText[text] = i;
+      else {
+        const group = this.textGroups.get(text);
+        if (group) group.push(i);
+        else this.textGroups.set(text, [first, i]);
+      }
+    }
+    if (facts.signature) {
+      const at = this.candidateRows.length * SIGNATURE_SIZE;
+      if (at + SIGNATURE_SIZE > this.signatures.length) {
+        const more = new Uint32Array(this.signatures.length * 2);
+        more.set(this.signatures);
+        this.signatures = more;
+      }
+      this.signatures.set(facts.signature.subarray(0, SIGNATURE_SIZE), at);
+      this.candidateRows.push(i);
+      this.candidateTexts.push(text);
+    }
+  }
+
+  /** After the first reading (once): which near-duplicate candidates to confirm, and so whose text to read. */
+  plan(): NearDuplicatePlan {
+    this.textIds = new Map();
+    const signatures = this.signatures;
+    this.signatures = new Uint32Array(0);
+    if (this.candidateRows.length < 2) return { tries: new Map(), urls: new Set() };
+    return planCandidates({
+      length: this.candidateRows.length,
+      url: (k) => this.rows.url(this.candidateRows[k]),
+      text: (k) => this.candidateTexts[k],
+      signatures,
+    });
+  }
+
+  /** The plan's confirmed pairs (confirmNearDuplicates). */
+  nearDuplicates(found: Map<string, NearDuplicate>): void {
+    this.near = found;
+  }
+
+  /** One link or image check's result: its own issues, and an hreflang target's answer for check(). */
+  checked(target: CheckedTarget, siteHost: string, add: AddIssue): void {
+    if (target.kind === 'hreflang') this.hreflangChecks.set(target.url, target);
+    checkedTarget(target, siteHost, add);
+  }
+
+  /** Second reading: the row's own rules. */
+  check(row: CatalogueRow, redirectEnds: ReadonlyMap<string, string | null>, add: AddIssue): void {
     urlIssues(row, add);
     if (row.state === 'failed') {
       const count = Math.max(row.inlinks, row.linkedFrom.length);
       add('fetch_failed', row.url, `${row.error ?? 'No answer'}${count > 0 ? ` Linked from ${linkedFrom(row)}.` : ''}`);
-      continue;
+      return;
     }
     if (row.state === 'skipped') {
       if (row.robotsDisallowed && Math.max(row.inlinks, row.linkedFrom.length) > 0) {
         add('blocked_by_robots', row.url, `robots.txt disallows it; linked from ${linkedFrom(row)}.`);
       }
-      continue;
+      return;
     }
     if (row.responseMs != null && row.responseMs > LIMITS.slowResponseMs) {
       add('slow_response', row.url, `The response headers came after ${row.responseMs} ms.`);
@@ -191,21 +259,49 @@ export function catalogueIssues(
     }
     if (row.status !== null && row.status >= 300 && row.status <= 399 && row.redirectTo !== null) {
       for (const from of row.linkedFrom) {
-        const source = byUrl.get(from);
+        const source = this.rows.get(from);
         if (!source || !isPage(source)) continue;
-        const end = input.redirectEnds.get(row.url);
+        const end = redirectEnds.get(row.url);
         const entry = `${row.url} (${end === null ? 'redirects in a loop' : `redirects to ${end ?? row.redirectTo}`})`;
-        const links = redirectLinks.get(from) ?? { names: [], count: 0 };
+        const links = this.redirectLinks.get(source.url) ?? { names: [], count: 0 };
         if (links.count++ < DETAIL_NAMED) links.names.push(entry);
-        redirectLinks.set(from, links);
+        this.redirectLinks.set(source.url, links);
       }
     }
-    if (isPage(row)) pageIssues(row, byUrl, hreflangChecks, add);
+    if (isPage(row)) pageIssues(row, this.rows, this.hreflangChecks, add);
   }
 
-  for (const [url, links] of redirectLinks) add('redirecting_link', url, `Links to ${named(links.names, links.count)}.`);
-  contentDuplicates(rows, input.shingles, input.nearDuplicatePlan, add);
-  checkedTargets(input, add);
+  /** After the second reading: what rests on several rows. */
+  end(add: AddIssue): void {
+    for (const [url, links] of this.redirectLinks) add('redirecting_link', url, `Links to ${named(links.names, links.count)}.`);
+    this.contentDuplicates(add);
+  }
+
+  /** duplicate_content (same visible text) and near_duplicate_content (MinHash, then exact Jaccard). */
+  private contentDuplicates(add: AddIssue): void {
+    // A page with no visible text is thin_content's, not a duplicate of every other empty page.
+    // Groups in the order of their first row.
+    for (const group of [...this.textGroups.values()].sort((a, b) => a[0] - b[0])) {
+      const head = group.slice(0, DETAIL_NAMED + 1).map((i) => this.rows.url(i));
+      for (const i of group) {
+        const url = this.rows.url(i);
+        const others = head.filter((other) => other !== url);
+        add('duplicate_content', url, `Same visible text as ${named(others, group.length - 1)}.`);
+      }
+    }
+
+    if (this.candidateRows.length < 2) return;
+    // Exact twins of a representative share its partner.
+    const byText = new Map<number, string>();
+    this.candidateRows.forEach((row, k) => {
+      if (!byText.has(this.candidateTexts[k])) byText.set(this.candidateTexts[k], this.rows.url(row));
+    });
+    this.candidateRows.forEach((row, k) => {
+      const near = this.near.get(byText.get(this.candidateTexts[k])!);
+      if (near === undefined) return;
+      add('near_duplicate_content', this.rows.url(row), `${Math.floor(near.similarity * 100)} % the same as ${near.other}.`);
+    });
+  }
 }
 
 function urlIssues(row: CatalogueRow, add: AddIssue): void {
@@ -220,9 +316,10 @@ function urlIssues(row: CatalogueRow, add: AddIssue): void {
     add('url_too_long', row.url, `The URL is ${length} characters long (at most ${LIMITS.maxUrlLength}).`);
 }
 
+/** The rules of one page (answered 200 with analysed HTML) on its own row and facts; `byUrl` finds the rows it names. */
 function pageIssues(
   row: CatalogueRow,
-  byUrl: ReadonlyMap<string, CatalogueRow>,
+  byUrl: RowLookup,
   hreflangChecks: ReadonlyMap<string, CheckedTarget>,
   add: AddIssue,
 ): void {
@@ -335,7 +432,7 @@ function jsIssues(url: string, js: JsChanges, add: AddIssue): void {
   }
 }
 
-function canonicalIssues(row: CatalogueRow, byUrl: ReadonlyMap<string, CatalogueRow>, add: AddIssue): void {
+function canonicalIssues(row: CatalogueRow, byUrl: RowLookup, add: AddIssue): void {
   const facts = row.facts;
   if (facts) {
     const all = [...new Set([...facts.canonicals, ...facts.headerCanonicals])];
@@ -365,7 +462,7 @@ function canonicalIssues(row: CatalogueRow, byUrl: ReadonlyMap<string, Catalogue
 function hreflangIssues(
   row: CatalogueRow,
   facts: PageIssueFacts,
-  byUrl: ReadonlyMap<string, CatalogueRow>,
+  byUrl: RowLookup,
   hreflangChecks: ReadonlyMap<string, CheckedTarget>,
   add: AddIssue,
 ): void {
@@ -409,8 +506,8 @@ function hreflangIssues(
     if (target.robotsDisallowed || (isPage(target) && target.noindex)) noindex.push(href);
     if (!isPage(target)) continue;
     if (target.canonical !== null && target.canonical !== href) nonCanonical.push(`${href} (canonical ${target.canonical})`);
-    const back = target.facts?.hreflang;
-    if (back && !back.some((a) => a.href === url)) noReturn.push(href);
+    const back = target.hreflangHrefs;
+    if (back && !back.includes(url)) noReturn.push(href);
   }
   if (noReturn.length > 0) add('hreflang_no_return', url, `Not listed back by ${named(noReturn)}.`);
   if (non200.length > 0) add('hreflang_to_non_200', url, `hreflang targets that do not answer 200: ${named(non200)}.`);
@@ -420,65 +517,26 @@ function hreflangIssues(
   }
 }
 
-/** duplicate_content (same visible text) and near_duplicate_content (MinHash, then exact Jaccard). */
-function contentDuplicates(
-  rows: readonly CatalogueRow[],
-  shingles: ReadonlyMap<string, Uint32Array>,
-  plan: NearDuplicatePlan | undefined,
-  add: AddIssue,
-): void {
-  const groups = new Map<string, string[]>();
-  for (const row of rows) {
-    // A page with no visible text is thin_content's, not a duplicate of every other empty page.
-    if (!row.facts || row.facts.words === 0 || !openToIndex(row)) continue;
-    const group = groups.get(row.facts.textHash);
-    if (group) group.push(row.url);
-    else groups.set(row.facts.textHash, [row.url]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    const head = group.slice(0, DETAIL_NAMED + 1);
-    for (const url of group) {
-      const others = head.filter((other) => other !== url);
-      add('duplicate_content', url, `Same visible text as ${named(others, group.length - 1)}.`);
-    }
-  }
-
-  const candidates = nearDuplicateCandidates(rows);
-  if (candidates.length < 2) return;
-  const found = confirmNearDuplicates(plan ?? planNearDuplicates(candidates), shingles);
-  // Exact twins of a representative share its partner.
-  const byText = new Map<string, string>();
-  for (const c of candidates) if (!byText.has(c.textHash)) byText.set(c.textHash, c.url);
-  for (const c of candidates) {
-    const near = found.get(byText.get(c.textHash)!);
-    if (near === undefined) continue;
-    add('near_duplicate_content', c.url, `${Math.floor(near.similarity * 100)} % the same as ${near.other}.`);
-  }
-}
-
 /** broken_external_link, broken_image, external_redirect and large_image, from the link and image checks. */
-function checkedTargets(input: CatalogueInput, add: AddIssue): void {
-  for (const target of input.checked) {
-    const pages = named(target.linkedFrom, target.pages, target.pages === 1 ? 'crawled page' : 'crawled pages');
-    if (target.kind === 'link') {
-      if (isBroken(target)) add('broken_external_link', target.url, `${answerOf(target)}; linked from ${pages}.`);
-      else if (target.statusCode !== null && target.statusCode >= 300 && target.statusCode <= 399) {
-        add(
-          'external_redirect',
-          target.url,
-          `Answers ${target.statusCode}, a redirect to ${target.finalUrl ?? 'nowhere'}; linked from ${pages}.`,
-        );
-      }
-    } else if (target.kind === 'image') {
-      if (isBroken(target)) add('broken_image', target.url, `${answerOf(target)}; on ${pages}.`);
-      else if (target.bytes !== null && target.bytes > LIMITS.largeImageBytes && hostOf(target.url) === input.siteHost) {
-        add(
-          'large_image',
-          target.url,
-          `${target.bytes.toLocaleString('en-US')} bytes (at most ${LIMITS.largeImageBytes.toLocaleString('en-US')}); on ${pages}.`,
-        );
-      }
+function checkedTarget(target: CheckedTarget, siteHost: string, add: AddIssue): void {
+  const pages = named(target.linkedFrom, target.pages, target.pages === 1 ? 'crawled page' : 'crawled pages');
+  if (target.kind === 'link') {
+    if (isBroken(target)) add('broken_external_link', target.url, `${answerOf(target)}; linked from ${pages}.`);
+    else if (target.statusCode !== null && target.statusCode >= 300 && target.statusCode <= 399) {
+      add(
+        'external_redirect',
+        target.url,
+        `Answers ${target.statusCode}, a redirect to ${target.finalUrl ?? 'nowhere'}; linked from ${pages}.`,
+      );
+    }
+  } else if (target.kind === 'image') {
+    if (isBroken(target)) add('broken_image', target.url, `${answerOf(target)}; on ${pages}.`);
+    else if (target.bytes !== null && target.bytes > LIMITS.largeImageBytes && hostOf(target.url) === siteHost) {
+      add(
+        'large_image',
+        target.url,
+        `${target.bytes.toLocaleString('en-US')} bytes (at most ${LIMITS.largeImageBytes.toLocaleString('en-US')}); on ${pages}.`,
+      );
     }
   }
 }
