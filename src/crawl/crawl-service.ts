@@ -54,6 +54,7 @@ import type { PageFacts } from '../analysis/crawl-facts.js';
 import type { JsChanges } from '../analysis/render-diff.js';
 import { decodeSignature, shingleHashes } from '../analysis/shingles.js';
 import type { PageIssueFacts } from './issues/catalogue-issues.js';
+import { encodeLinkHashes } from './issues/link-hashes.js';
 import { confirmSome, type NearDuplicate } from './issues/near-duplicates.js';
 import { SiteIssuePass, type CrawledPage } from './site-issues.js';
 import { parseSitemap } from './sitemaps.js';
@@ -550,7 +551,7 @@ export class CrawlService {
         title: stringValue(results.title?.value),
         description: stringValue(results.meta_description?.value),
         canonical,
-        facts: storedFacts(answer),
+        facts: storedFacts(answer, links),
         response_ms: answer.headersMs,
         error: answer.renderError === null ? null : `Not rendered: ${answer.renderError} Its raw HTML was analysed.`,
         page_text: answer.outline.crawl?.text ?? null,
@@ -772,9 +773,11 @@ function disallowedBy(origin: Origin, url: string): string | null {
 interface StoredFacts extends PageFacts {
   headerCanonicals: string[];
   js?: JsChanges;
+  /** The site's URLs it links to, hashed: redirecting_link names every page that links to a redirect. */
+  linkHashes?: string;
 }
 
-function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | null {
+function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>, links: readonly Discovered[]): string | null {
   const facts = answer.outline.crawl?.facts;
   if (!facts) return null;
   const normalised = (urls: readonly string[]) => [...new Set(urls.map((url) => crawlUrl(url)).filter((url) => url !== null))];
@@ -787,6 +790,7 @@ function storedFacts(answer: Extract<CrawlAnswer, { kind: 'page' }>): string | n
     }),
     headerCanonicals: normalised(answer.headerCanonicals),
     ...(answer.js ? { js: answer.js } : {}),
+    linkHashes: encodeLinkHashes(links.map((link) => link.url)),
   };
   return JSON.stringify(stored);
 }

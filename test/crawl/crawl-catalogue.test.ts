@@ -88,6 +88,9 @@ describe('the issue catalogue on a crawled site', () => {
       '/moved': redirect('/target'),
       '/target': page('target'),
       '/linker': page('linker', { links: ['/', '/moved'] }),
+      // More pages link to /moved than a row keeps by name (two): each is named all the same.
+      '/linker-2': page('linker-2', { links: ['/', '/moved'] }),
+      '/linker-3': page('linker-3', { links: ['/', '/moved'] }),
       // Titles and descriptions, and their controls.
       '/no-title': page('no-title', { title: null }),
       '/two-titles': page('two-titles', { head: '<title>Another title of this page</title>' }),
@@ -226,8 +229,8 @@ describe('the issue catalogue on a crawled site', () => {
     assert.deepEqual(urls('fetch_failed', 'high'), [refused]);
     assert.deepEqual(urls('server_error', 'high'), ['/error']);
     assert.deepEqual(urls('blocked_by_robots', 'low'), ['/private']);
-    // The home page links to every redirect, the linker to /moved.
-    assert.deepEqual(urls('redirecting_link', 'low'), ['/', '/linker']);
+    // The home page links to every redirect, the three linkers to /moved.
+    assert.deepEqual(urls('redirecting_link', 'low'), ['/', '/linker', '/linker-2', '/linker-3']);
     assert.match(
       issues.find((i) => i.type === 'redirecting_link' && i.url === `${o}/linker`)!.detail,
       /moved \(redirects to .*\/target\)/,

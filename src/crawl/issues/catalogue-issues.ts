@@ -20,6 +20,7 @@ import {
   planCandidates,
   planNearDuplicates,
 } from './near-duplicates.js';
+import { decodeLinkHashes, linkHash } from './link-hashes.js';
 import type { RowIndex, RowLookup } from './row-index.js';
 
 /** A page's facts as the issue pass holds them: the signature decoded, the Link header's canonicals beside. */
@@ -29,6 +30,8 @@ export type PageIssueFacts = Omit<PageFacts, 'signature'> & {
   headerCanonicals: string[];
   /** On a rendered crawl: what the page's scripts changed against its raw HTML (absent otherwise). */
   js?: JsChanges;
+  /** The site's own URLs it links to, hashed (link-hashes.ts); absent on rows stored before them. */
+  linkHashes?: string;
 };
 
 /** What the catalogue reads of a row (the rest of CrawledPage lives in site-issues.ts). */
@@ -86,6 +89,11 @@ export function named(names: readonly string[], total = names.length, noun = '')
 /** A URL search engines get: answered 200 with analysed HTML. */
 export function isPage(row: Pick<CatalogueRow, 'state' | 'status' | 'html'>): boolean {
   return row.state === 'done' && row.status === 200 && row.html;
+}
+
+/** A row that answered a redirect (3xx with a Location). */
+function isRedirectRow(row: Pick<CatalogueRow, 'status' | 'redirectTo'>): boolean {
+  return row.status !== null && row.status >= 300 && row.status <= 399 && row.redirectTo !== null;
 }
 
 /** A page open to indexing: no noindex, not disallowed by robots.txt (the catalogue's "indexable"). */
@@ -173,11 +181,14 @@ export class Catalogue {
   private readonly hreflangChecks = new Map<string, CheckedTarget>();
   /** Second reading: pages linking to each redirect, the redirects they name. */
   private readonly redirectLinks = new Map<string, { names: string[]; count: number }>();
+  /** The redirecting rows, by the hash of their URL (link-hashes.ts). */
+  private readonly redirectsByHash = new Map<number, number>();
 
   constructor(private readonly rows: RowIndex) {}
 
   /** First reading: row `i` of the index. */
   index(i: number, row: CatalogueRow): void {
+    if (isRedirectRow(row)) this.redirectsByHash.set(linkHash(row.url), i);
     const facts = row.facts;
     if (!facts || !openToIndex(row)) return;
     const withWords = facts.words !== 0;
@@ -257,15 +268,28 @@ export class Catalogue {
       const count = Math.max(row.inlinks, row.linkedFrom.length);
       add('server_error', row.url, `Answers ${row.status}${count > 0 ? `; linked from ${linkedFrom(row)}` : ''}.`);
     }
-    if (row.status !== null && row.status >= 300 && row.status <= 399 && row.redirectTo !== null) {
+    const redirectEntry = (target: { url: string; redirectTo: string | null }) => {
+      const end = redirectEnds.get(target.url);
+      return `${target.url} (${end === null ? 'redirects in a loop' : `redirects to ${end ?? target.redirectTo}`})`;
+    };
+    const linksTo = (page: string, entry: string) => {
+      const links = this.redirectLinks.get(page) ?? { names: [], count: 0 };
+      if (links.count++ < DETAIL_NAMED) links.names.push(entry);
+      this.redirectLinks.set(page, links);
+    };
+    // A page names the redirects it links to by its link hashes; a page stored without them is
+    // found the old way, among the few linking pages the redirect's row keeps.
+    if (isPage(row) && row.facts?.linkHashes !== undefined) {
+      for (const hash of decodeLinkHashes(row.facts.linkHashes)) {
+        const target = this.redirectsByHash.get(hash);
+        if (target !== undefined) linksTo(row.url, redirectEntry(this.rows.row(target)));
+      }
+    }
+    if (isRedirectRow(row)) {
       for (const from of row.linkedFrom) {
         const source = this.rows.get(from);
-        if (!source || !isPage(source)) continue;
-        const end = redirectEnds.get(row.url);
-        const entry = `${row.url} (${end === null ? 'redirects in a loop' : `redirects to ${end ?? row.redirectTo}`})`;
-        const links = this.redirectLinks.get(source.url) ?? { names: [], count: 0 };
-        if (links.count++ < DETAIL_NAMED) links.names.push(entry);
-        this.redirectLinks.set(source.url, links);
+        if (!source || !isPage(source) || source.hasLinkHashes) continue;
+        linksTo(source.url, redirectEntry(row));
       }
     }
     if (isPage(row)) pageIssues(row, this.rows, this.hreflangChecks, add);

@@ -15,6 +15,8 @@ export interface IndexedRow {
   canonical: string | null;
   /** The hrefs of its hreflang alternates; undefined for a row without facts. */
   hreflangHrefs: readonly string[] | undefined;
+  /** Its facts hash the site's URLs it links to (link-hashes.ts). */
+  hasLinkHashes: boolean;
 }
 
 /** What the index reads of a row (a CatalogueRow). */
@@ -27,7 +29,7 @@ export interface IndexableRow {
   html: boolean;
   noindex: boolean;
   canonical: string | null;
-  facts?: { hreflang: readonly { href: string }[] } | null;
+  facts?: { hreflang: readonly { href: string }[]; linkHashes?: string } | null;
 }
 
 /** Rows by URL (the first row of a URL), as the rules look them up. */
@@ -40,6 +42,7 @@ const HTML = 1;
 const NOINDEX = 2;
 const ROBOTS = 4;
 const FACTS = 8;
+const LINK_HASHES = 16;
 const NO_STATUS = -1;
 const NONE: readonly string[] = [];
 
@@ -72,7 +75,11 @@ export class RowIndex implements RowLookup {
     this.state[i] = STATES.indexOf(row.state);
     this.status[i] = row.status ?? NO_STATUS;
     this.flags[i] =
-      (row.html ? HTML : 0) | (row.noindex ? NOINDEX : 0) | (row.robotsDisallowed ? ROBOTS : 0) | (row.facts ? FACTS : 0);
+      (row.html ? HTML : 0) |
+      (row.noindex ? NOINDEX : 0) |
+      (row.robotsDisallowed ? ROBOTS : 0) |
+      (row.facts ? FACTS : 0) |
+      (row.facts?.linkHashes !== undefined ? LINK_HASHES : 0);
     this.canonicals.push(row.canonical === row.url ? row.url : row.canonical);
     if (row.redirectTo !== null) this.redirects.set(i, row.redirectTo);
     if (row.facts && row.facts.hreflang.length > 0) {
@@ -113,6 +120,7 @@ export class RowIndex implements RowLookup {
       noindex: (flags & NOINDEX) !== 0,
       canonical: this.canonicals[i],
       hreflangHrefs: (flags & FACTS) === 0 ? undefined : (this.hreflang.get(i) ?? NONE),
+      hasLinkHashes: (flags & LINK_HASHES) !== 0,
     };
   }
 }
