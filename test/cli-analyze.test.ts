@@ -1,11 +1,11 @@
 // `rankscope analyze`: JSON and readable output, several URLs as JSON Lines, exit statuses,
 // colours only on a TTY without NO_COLOR, and one real process spawn.
+import { captureIo } from './helpers/cli-io.js';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { main, type CliIo } from '../src/cli/index.js';
+import { main } from '../src/cli/index.js';
 import { DEFAULT_CONFIG } from '../src/analysis/config.js';
 import { describeCheck } from '../src/analysis/checks/stored.js';
 import { bandOf } from '../src/analysis/score.js';
@@ -18,19 +18,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 
 const LINKS_PAGE = `<!doctype html><title>Links</title>${Array.from({ length: 100_000 }, (_, i) => `<a href="/a/${i}">Article ${i}</a>`).join('')}`;
 
-function capture(isTTY = false) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink = (into: string[]) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        into.push(String(chunk));
-        done();
-      },
-    });
-  const io: CliIo = { stdout: Object.assign(sink(out), { isTTY }), stderr: sink(err) };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+const capture = (isTTY = false) => captureIo({ stdoutIsTTY: isTTY });
 
 let server: TestServer;
 const saved = { allow: process.env.ALLOW_PRIVATE_ADDRESSES, noColor: process.env.NO_COLOR };

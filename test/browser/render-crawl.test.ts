@@ -4,10 +4,9 @@
 // raised on a page planted for it and on no control page (a script that sets what the HTML
 // already says; content that grows less than twice, or by fewer than 100 words), and never on
 // an unrendered crawl. `rankscope crawl --render` and the dashboard's checkbox too.
+import { captureIo } from '../helpers/cli-io.js';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import type { CliIo } from '../../src/cli/index.js';
 import { runCrawl } from '../../src/cli/crawl.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, noBrowser } from '../helpers/browser.js';
@@ -315,16 +314,8 @@ describe('render=1 on crawls', { skip: noBrowser }, () => {
   });
 
   test('rankscope crawl --render follows the links scripts add', async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const sink = (into: string[]) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          into.push(String(chunk));
-          done();
-        },
-      });
-    const io: CliIo = { stdout: sink(out), stderr: sink(err) };
+    const run = captureIo();
+    const io = run.io;
     const database = await processDatabase();
     const env = {
       ...(process.env as Record<string, string>),
@@ -336,15 +327,15 @@ describe('render=1 on crawls', { skip: noBrowser }, () => {
     };
     const args = [`${s.origin}/js-a`, '--render', '--no-sitemap', '--no-external', '--max-pages', '3', '--json'];
     try {
-      assert.equal(await runCrawl(args, io, { env }), 0, err.join(''));
+      assert.equal(await runCrawl(args, io, { env }), 0, run.stderr());
       // Without Chromium: a usage error before anything runs.
       const refused = await runCrawl(args, io, { env: { ...env, CHROMIUM_PATH: '/nonexistent/chromium' } });
       assert.equal(refused, 2);
-      assert.match(err.join(''), /Rendering needs Chromium: set CHROMIUM_PATH\./);
+      assert.match(run.stderr(), /Rendering needs Chromium: set CHROMIUM_PATH\./);
     } finally {
       await database.cleanup();
     }
-    const result = JSON.parse(out.join(''));
+    const result = JSON.parse(run.stdout());
     assert.equal(result.crawl.render, true);
     assert.deepEqual(paths(result.pages), ['/', '/js-a', '/js-b']);
     assert.ok(

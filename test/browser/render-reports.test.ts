@@ -2,14 +2,14 @@
 // canonical, noindex, links and content exist only after its scripts run is seen as a browser
 // shows it with render=1, and as its raw HTML without; the fetch-level figures stay the HTTP
 // fetch's. Reports (create, re-run), monitors, `rankscope analyze --render` and the dashboard.
+import { captureIo } from '../helpers/cli-io.js';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { fetchSnapshot } from '../../src/analysis/analyze.js';
 import { DEFAULT_CONFIG } from '../../src/analysis/config.js';
 import { inProcessEngine } from '../../src/analysis/engine.js';
-import { main, type CliIo } from '../../src/cli/index.js';
+import { main } from '../../src/cli/index.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, noBrowser } from '../helpers/browser.js';
 import { signedInClient } from '../helpers/dashboard.js';
@@ -227,29 +227,21 @@ describe('render=1 on reports and monitors', { skip: noBrowser }, () => {
   });
 
   test('rankscope analyze --render: the rendered title, "rendered": true in the JSON', async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const sink = (into: string[]) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          into.push(String(chunk));
-          done();
-        },
-      });
-    const io: CliIo = { stdout: sink(out), stderr: sink(err) };
+    const run = captureIo();
+    const io = run.io;
     const saved = { allow: process.env.ALLOW_PRIVATE_ADDRESSES, chromium: process.env.CHROMIUM_PATH };
     process.env.ALLOW_PRIVATE_ADDRESSES = 'true';
     process.env.CHROMIUM_PATH = CHROMIUM;
     try {
       const code = await main(['analyze', `${site.origin}/`, '--render', '--json'], io);
-      assert.equal(code, 0, err.join(''));
-      const page = JSON.parse(out.join(''));
+      assert.equal(code, 0, run.stderr());
+      const page = JSON.parse(run.stdout());
       assert.equal(page.rendered, true);
       assert.equal(page.results.title.value, TITLE);
       assert.equal(page.results.noindex.passed, false);
-      out.length = 0;
+      run.clear();
       assert.equal(await main(['analyze', `${site.origin}/`, '--json'], io), 0);
-      const raw = JSON.parse(out.join(''));
+      const raw = JSON.parse(run.stdout());
       assert.equal(raw.rendered, undefined);
       assert.equal(raw.results.title.value, null);
     } finally {

@@ -1,32 +1,19 @@
 // `rankscope crawl`: the same audit with no server (docs/site-audits.md): JSON or CSV alone on
 // stdout, nothing on stderr off a terminal, exit 0 when the crawl ran whatever it found, 1 when
 // the start page could not be fetched, 2 for a usage error; its reports land in the first account.
+import { captureIo } from '../helpers/cli-io.js';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { runCrawl } from '../../src/cli/crawl.js';
 import { loadConfig } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/connection.js';
 import { silentLog } from '../../src/jobs/log.js';
 import { buildServices } from '../../src/services.js';
-import type { CliIo } from '../../src/cli/io.js';
 import { type ProcessDatabase, processDatabase } from '../helpers/database.js';
 import { type CrawlSite, htmlPage, startCrawlSite } from '../helpers/crawl-site.js';
 
-function capture(stderrIsTTY = false) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink = (into: string[]) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        into.push(String(chunk));
-        done();
-      },
-    });
-  const io: CliIo = { stdout: sink(out), stderr: Object.assign(sink(err), { isTTY: stderrIsTTY }) };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
+const capture = (stderrIsTTY = false) => captureIo({ stderrIsTTY });
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
