@@ -2,7 +2,7 @@
 // the CSRF token from the last page, and posts forms as a same-origin browser would.
 import type { LightMyRequestResponse } from 'fastify';
 import { SessionsRepository } from '../../src/db/sessions-repository.js';
-import { hashPassword } from '../../src/accounts/passwords.js';
+import { fixtureHash } from './password-hash.js';
 import type { TestApp } from './app.js';
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -33,7 +33,7 @@ function formBody(fields: Record<string, string | string[]>): string {
 
 /** Sets an account's dashboard password directly (the CLI's effect). */
 export async function givePassword(t: TestApp, userId: number, password = TEST_PASSWORD): Promise<void> {
-  await t.users.setPasswordHash(userId, await hashPassword(password));
+  await t.users.setPasswordHash(userId, await fixtureHash(password));
 }
 
 /** A client without a session (sign it in with `signIn`). */

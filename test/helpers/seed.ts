@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../src/db/connection.js';
 import { ReportsRepository, type ReportRow } from '../../src/db/reports-repository.js';
 import { makeSnapshot } from '../../src/analysis/snapshot.js';
 import { runChecks } from '../../src/analysis/run.js';
-import { hashPassword } from '../../src/accounts/passwords.js';
+import { fixtureHash } from './password-hash.js';
 import type { Privacy } from '../../src/model/privacy.js';
 
 export const SAMPLE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blue widgets for sale</title>
@@ -25,7 +25,7 @@ export async function seedReport(
     result: options.result ?? analysed.result,
     results: JSON.stringify(analysed.results),
     privacy: options.privacy ?? 0,
-    password_hash: options.password ? await hashPassword(options.password) : null,
+    password_hash: options.password ? await fixtureHash(options.password) : null,
     generated_at: options.generated_at ?? '2024-03-01T12:00:00.000000Z',
   });
 }
