@@ -30,6 +30,7 @@ import { registerOpenApi } from './api/openapi.js';
 import { HttpError, errorBody, methodNotAllowed, notFound, rejectMalformedRequest, toHttpError } from './http/errors.js';
 import { parseFormEncoded, registerBodyParsers } from './http/input.js';
 import { loggerOptions, OneLinePerRequest } from './http/logging.js';
+import { cachedSerializerFactory } from './http/serializers.js';
 import { registerRateLimit } from './api/rate-limit.js';
 import { RouteTable } from './http/route-table.js';
 import { accountRoutes } from './api/routes/account.js';
@@ -140,6 +141,7 @@ export async function buildApp({
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
     },
     logController: new OneLinePerRequest({ requestIdLogLabel: 'requestId' }),
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
   });
 
   app.server.headersTimeout = 10_000; // slowloris: headers must arrive promptly
