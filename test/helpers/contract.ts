@@ -2,8 +2,15 @@
 // publishes: its status must be documented for the operation, its content type too, and a
 // JSON body must match the documented schema. Violations are collected and reported when the
 // test app closes, so any test anywhere in the suite that meets an undocumented answer fails.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import standalone from 'ajv/dist/standalone/index.js';
+
+const standaloneCode = standalone.default;
 
 type Json = Record<string, any>;
 
@@ -12,7 +19,18 @@ const SKIPPED_PREFIXES = ['/docs'];
 interface Compiled {
   ajv: Ajv2020;
   validators: Map<string, ValidateFunction>;
+  /** A digest of the document: the compiled validators on disk are named by it and the schema. */
+  digest: string;
 }
+
+/**
+ * Compiled validators are also written as modules (Ajv's standalone code) for the suite's other
+ * processes: compiling a file's worth of response schemas cost ~0.5 s of CPU in each of some 70
+ * test files. Named by a digest of the document and the schema, so a file is never stale; the
+ * directory lives in the suite's build (scripts/test.mjs), which starts empty every run.
+ */
+const CACHE = resolve('.test-build', '.contract-cache');
+const requireCached = createRequire(join(CACHE, 'index.cjs'));
 
 /**
  * Compiled validators by document: the apps of one test file mostly publish the same document,
@@ -25,6 +43,7 @@ export class ResponseContract {
   private doc: Json | null = null;
   private ajv: Ajv2020 | null = null;
   private validators = new Map<string, ValidateFunction>();
+  private digest = '';
 
   constructor(private readonly app: FastifyInstance) {}
 
@@ -34,13 +53,14 @@ export class ResponseContract {
       const text = JSON.stringify(this.doc);
       let compiled = compiledByDocument.get(text);
       if (!compiled) {
-        const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+        const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, code: { source: true } });
         ajv.addSchema({ $id: 'openapi', components: this.doc.components });
-        compiled = { ajv, validators: new Map() };
+        compiled = { ajv, validators: new Map(), digest: createHash('sha256').update(text).digest('hex') };
         compiledByDocument.set(text, compiled);
       }
       this.ajv = compiled.ajv;
       this.validators = compiled.validators;
+      this.digest = compiled.digest;
     }
     return this.doc;
   }
@@ -48,8 +68,18 @@ export class ResponseContract {
   private validator(key: string, schema: Json): ValidateFunction {
     let validate = this.validators.get(key);
     if (!validate) {
-      const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/'));
-      validate = this.ajv!.compile(rewritten);
+      const text = JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/');
+      const file = join(CACHE, `${createHash('sha256').update(this.digest).update(text).digest('hex')}.cjs`);
+      if (existsSync(file)) {
+        validate = requireCached(file) as ValidateFunction;
+      } else {
+        validate = this.ajv!.compile(JSON.parse(text));
+        // Written whole under another name, then renamed: a concurrent reader sees all or nothing.
+        mkdirSync(CACHE, { recursive: true });
+        const partial = `${file}.${process.pid}.tmp`;
+        writeFileSync(partial, standaloneCode(this.ajv!, validate));
+        renameSync(partial, file);
+      }
       this.validators.set(key, validate);
     }
     return validate;
