@@ -24,7 +24,9 @@ const HOSTILE: Record<string, string> = {
     '<!doctype html><title>x</title><body><script>const mb = "x".repeat(1 << 20); setInterval(() => document.body.insertAdjacentHTML("beforeend", "<div>" + mb + "</div>"), 5);</script>',
   '/alert-loop': '<!doctype html><title>x</title><script>for (;;) { alert("hi"); confirm("sure?"); }</script>',
   '/big-script': '<!doctype html><title>x</title><script src="/big.js"></script><p>after</p>',
-  '/never-idle': '<!doctype html><title>x</title><script>setInterval(() => fetch("/ping?" + Math.random()), 100);</script>',
+  // A request that is never answered, and more every 100 ms: idle never comes, however slow the machine.
+  '/never-idle':
+    '<!doctype html><title>x</title><script>fetch("/hang"); setInterval(() => fetch("/ping?" + Math.random()), 100);</script>',
 };
 
 function options(overrides: Partial<RendererOptions> = {}): RendererOptions {
@@ -50,6 +52,7 @@ describe('hostile pages end in time and leave the browser usable', { skip: noBro
       const path = (req.url ?? '/').split('?')[0];
       if (path === '/big.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(BIG_SCRIPT);
       if (path === '/ping') return res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
+      if (path === '/hang') return; // never answered (close() ends the connection)
       if (path === '/slow') await new Promise<void>((resolve) => (releaseSlow = resolve));
       const body = HOSTILE[path] ?? FINE;
       res.writeHead(200, { 'content-type': 'text/html' }).end(body);
