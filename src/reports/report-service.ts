@@ -147,17 +147,21 @@ export class ReportService {
     page: AnalysedPage,
     rendered = false,
   ): Promise<{ report: ReportRow; publish: () => Promise<void> }> {
-    const { report, created } = await this.reports.recordIn(db, {
-      user_id: account,
-      url: page.url,
-      project: page.project,
-      result: page.result,
-      results: JSON.stringify(page.results),
-      privacy: Privacy.Private,
-      password_hash: null,
-      rendered: toggle(rendered),
-      generated_at: page.generated_at,
-    });
+    const { report, created } = await this.reports.recordIn(
+      db,
+      {
+        user_id: account,
+        url: page.url,
+        project: page.project,
+        result: page.result,
+        results: JSON.stringify(page.results),
+        privacy: Privacy.Private,
+        password_hash: null,
+        rendered: toggle(rendered),
+        generated_at: page.generated_at,
+      },
+      page.results,
+    );
     return {
       report,
       publish: () => this.events.publish(account, created ? 'report.created' : 'report.updated', () => reportResource(report)),
