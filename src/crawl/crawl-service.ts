@@ -112,6 +112,8 @@ const SITEMAP_SLICE = 2000;
  * database holds the worker, not more of its pages in memory).
  */
 const MAX_UNWRITTEN = 50;
+/** Pages a worker takes at once (see workOn). */
+const TAKE_AHEAD = 4;
 /** Near-duplicate representatives confirmed per reading of stored text (each with up to 3 partners). */
 const CONFIRM_SLICE = 250;
 
@@ -157,6 +159,12 @@ export interface CrawlServiceDeps {
    * account's turn between accounts. Without it a rendered crawl's pages are analysed raw.
    */
   render?: (url: string, account: number, signal?: AbortSignal) => Promise<{ html: string }>;
+}
+
+/** Pages a worker took and has not fetched yet, under one lease. */
+interface TakenAhead {
+  pages: CrawlPageRow[];
+  leaseUntil: number;
 }
 
 /** A visited page: what to record of it, and what to do once it is recorded (true: written). */
@@ -441,13 +449,22 @@ export class CrawlService {
     // `fetching` until its batch commits, so queued() counts it and no worker finishes the crawl
     // early. Before the worker hands over, looks for more work or stops, they are written.
     const unwritten = new UnwrittenPages(this.writer);
+    const ahead: TakenAhead = { pages: [], leaseUntil: 0 };
     try {
-      await this.workOn(crawl, job, handOverAt, worker, unwritten);
+      await this.workOn(crawl, job, handOverAt, worker, unwritten, ahead);
       await unwritten.settle();
     } finally {
-      // Stopped by a failure or a cancel: the pages already analysed are written all the same.
+      // Stopped by a failure or a cancel: the pages already analysed are written all the same,
+      // and those taken but not fetched go back to the frontier.
       await unwritten.settle().catch(() => {});
+      await this.release(ahead).catch(() => {});
     }
+  }
+
+  private async release(ahead: TakenAhead): Promise<void> {
+    const ids = ahead.pages.map((page) => page.id);
+    ahead.pages = [];
+    if (ids.length > 0) await this.deps.crawls.release(ids, ahead.leaseUntil);
   }
 
   private async workOn(
@@ -456,6 +473,7 @@ export class CrawlService {
     handOverAt: number,
     worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
     unwritten: UnwrittenPages,
+    ahead: TakenAhead,
   ): Promise<void> {
     const { pacer, signal } = worker;
     let statusReadAt = 0;
@@ -482,10 +500,20 @@ export class CrawlService {
         });
         return;
       }
-      const leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
-      const page = await this.deps.crawls.take(crawl.id, leaseUntil);
+      // Pages are taken a few at a time (one statement and one commit for them), fetched one at
+      // a time; those left when the worker stops go back to the frontier. One at a time under a
+      // Crawl-delay or rendering, where a page takes seconds, and never past half their lease.
+      if (ahead.pages.length > 0 && this.deps.clock.now() > ahead.leaseUntil - this.deps.leaseMs / 2) {
+        await this.release(ahead);
+      }
+      if (ahead.pages.length === 0) {
+        ahead.leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
+        const count = crawl.delay_ms === 0 && Number(crawl.render) !== 1 ? TAKE_AHEAD : 1;
+        ahead.pages = await this.deps.crawls.take(crawl.id, ahead.leaseUntil, count);
+      }
+      const page = ahead.pages.shift();
       if (page) {
-        const { page: completion, after } = await this.visit(crawl, page, leaseUntil, worker);
+        const { page: completion, after } = await this.visit(crawl, page, ahead.leaseUntil, worker);
         const written = this.writer.write(completion);
         unwritten.add(after ? written.then(after) : written.then(() => {}));
         await unwritten.below(MAX_UNWRITTEN);

@@ -5,8 +5,9 @@
 // would give: a new URL becomes a queued row while the crawl has room (max_pages), at the depth
 // of its first link; a known one gains an inlink for each page linking to it, keeps the first
 // LINKED_FROM_KEPT of those pages, and takes a shallower depth.
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, Toggle } from './schema.js';
+import { preparedWriteOn } from './prepared.js';
 
 /** A URL a page links to (or a sitemap lists), for the frontier. */
 export interface Discovered {
@@ -21,8 +22,48 @@ export interface Discovered {
 export const UNLINKED_PRIORITY = 1_000_000;
 /** A page row keeps the first few pages linking to it (issue details name them). */
 export const LINKED_FROM_KEPT = 2;
-/** URLs a statement names at most. */
-export const IN_CHUNK = 400;
+/** Values a batch's statement names at most (a power of two: see inLists). */
+const BATCH_CHUNK = 256;
+
+/**
+ * `values` cut into lists for `IN (…)`, each padded to a power of two with its last value (which
+ * changes nothing an IN matches): a batch's lists come in every length, and each length is a
+ * statement of its own in the connection's statement cache (connection.ts), so unpadded they
+ * filled it with hundreds of large prepared statements, tens of MB of the crawl's memory.
+ */
+export function* inLists<T>(values: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < values.length; i += BATCH_CHUNK) {
+    const list = values.slice(i, i + BATCH_CHUNK);
+    let size = 1;
+    while (size < list.length) size *= 2;
+    while (list.length < size) list.push(list[list.length - 1]);
+    yield list;
+  }
+}
+
+/** `rows` cut into runs whose lengths are powers of two (256, 128, …, 1), for multi-row inserts: a few statement shapes. */
+function* insertRuns<T>(rows: readonly T[]): Generator<T[]> {
+  let i = 0;
+  for (let size = BATCH_CHUNK; size >= 1; size /= 2) {
+    while (rows.length - i >= size) {
+      yield rows.slice(i, i + size);
+      i += size;
+    }
+  }
+}
+
+/** A known row's kept fields and new inlinks (about one a crawled page), compiled once per database (keepLinksOn). */
+export type KeepLinks = ReturnType<typeof keepLinksOn>;
+
+/** Parameters: linked_from, depth, priority, the inlinks gained, the row's id. */
+export function keepLinksOn(db: Kysely<Database>) {
+  return preparedWriteOn(
+    db
+      .updateTable('crawl_pages')
+      .set((eb) => ({ linked_from: '', depth: 0, priority: 0, inlinks: eb('inlinks', '+', 0) }))
+      .where('id', '=', 0),
+  );
+}
 
 interface Entry {
   /** The row's id; undefined for a URL new in this batch. */
@@ -41,10 +82,11 @@ interface Entry {
 /**
  * Adds `lists` (each page's links, in the order the pages were crawled) to the crawl's frontier
  * within `trx`, whose caller holds the crawl's row (locked on PostgreSQL); `room` is how many rows
- * the crawl may still add. Returns how many rows it added.
+ * the crawl may still add; `keepLinks` is keepLinksOn() of the database. Returns how many rows it added.
  */
 export async function addToFrontier(
   trx: Transaction<Database>,
+  keepLinks: KeepLinks,
   crawlId: number,
   room: number,
   lists: readonly (readonly Discovered[])[],
@@ -52,12 +94,12 @@ export async function addToFrontier(
   const entries = new Map<string, Entry>();
   const urls = [...new Set(lists.flatMap((list) => list.map((d) => d.url)))];
   if (urls.length === 0) return 0;
-  for (let i = 0; i < urls.length; i += IN_CHUNK) {
+  for (const list of inLists(urls)) {
     const rows = await trx
       .selectFrom('crawl_pages')
       .select(['id', 'url', 'depth', 'priority', 'linked_from'])
       .where('crawl_id', '=', crawlId)
-      .where('url', 'in', urls.slice(i, i + IN_CHUNK))
+      .where('url', 'in', list)
       .execute();
     for (const row of rows) {
       entries.set(row.url, {
@@ -113,16 +155,7 @@ export async function addToFrontier(
   for (const entry of entries.values()) {
     if (entry.id === undefined) continue;
     if (entry.changed) {
-      await trx
-        .updateTable('crawl_pages')
-        .set((eb) => ({
-          linked_from: JSON.stringify(entry.linked),
-          depth: entry.depth,
-          priority: entry.priority,
-          inlinks: eb('inlinks', '+', entry.inlinks),
-        }))
-        .where('id', '=', entry.id)
-        .execute();
+      await keepLinks(trx, JSON.stringify(entry.linked), entry.depth, entry.priority, entry.inlinks, entry.id);
     } else if (entry.inlinks > 0) {
       const ids = byGain.get(entry.inlinks) ?? [];
       ids.push(entry.id);
@@ -130,31 +163,26 @@ export async function addToFrontier(
     }
   }
   for (const [gain, ids] of byGain) {
-    for (let i = 0; i < ids.length; i += IN_CHUNK) {
+    for (const list of inLists(ids)) {
       await trx
         .updateTable('crawl_pages')
         .set((eb) => ({ inlinks: eb('inlinks', '+', gain) }))
-        .where('id', 'in', ids.slice(i, i + IN_CHUNK))
+        .where('id', 'in', list)
         .execute();
     }
   }
   let added = 0;
-  for (let i = 0; i < fresh.length; i += IN_CHUNK) {
-    const chunk = fresh.slice(i, i + IN_CHUNK);
-    const listed = new Set(
-      (
-        await trx
-          .selectFrom('crawl_sitemap_urls')
-          .select('url')
-          .where('crawl_id', '=', crawlId)
-          .where(
-            'url',
-            'in',
-            chunk.map(([url]) => url),
-          )
-          .execute()
-      ).map((r) => r.url),
-    );
+  const listed = new Set<string>();
+  for (const list of inLists(fresh.map(([url]) => url))) {
+    const rows = await trx
+      .selectFrom('crawl_sitemap_urls')
+      .select('url')
+      .where('crawl_id', '=', crawlId)
+      .where('url', 'in', list)
+      .execute();
+    for (const row of rows) listed.add(row.url);
+  }
+  for (const chunk of insertRuns(fresh)) {
     const inserted = await trx
       .insertInto('crawl_pages')
       .values(

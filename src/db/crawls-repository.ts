@@ -5,8 +5,8 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CrawlIssuesTable, CrawlPagesTable, CrawlsTable, CrawlStatus, Database, DatabaseEngine, Toggle } from './schema.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { storableOrNull, storableText } from '../model/text.js';
-import { addToFrontier, type Discovered, IN_CHUNK } from './crawl-frontier.js';
-import { preparedWriteOn } from './prepared.js';
+import { addToFrontier, type Discovered, inLists, keepLinksOn } from './crawl-frontier.js';
+import { preparedOn, preparedWriteOn } from './prepared.js';
 
 export type { Discovered } from './crawl-frontier.js';
 
@@ -43,6 +43,9 @@ const PAGE_COLUMNS = [
   'response_ms',
 ] as const satisfies readonly (keyof CrawlPageRow)[];
 export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
+
+/** URLs a statement names at most. */
+const IN_CHUNK = 400;
 
 export interface NewCrawl {
   user_id: number;
@@ -133,6 +136,10 @@ export class CrawlsRepository {
   private readonly pageDone;
   /** A crawl's counters moved by a batch of its pages. */
   private readonly countPages;
+  /** take(): the frontier's front, and a page whose lease passed (every crawled page: compiled once). */
+  private readonly takeQueued;
+  private readonly takeAbandoned;
+  private readonly keepLinks;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -167,6 +174,30 @@ export class CrawlsRepository {
         .where('state', '=', 'fetching')
         .where('lease_ms', '=', 0),
     );
+    // Parameters: 'fetching', the lease, the crawl's id, the state taken ('queued' or 'fetching'),
+    // for an abandoned page the time its lease must have passed, how many pages.
+    const claim = (state: 'queued' | 'fetching') =>
+      preparedOn(
+        db
+          .updateTable('crawl_pages')
+          .set({ state: 'fetching', lease_ms: 0 })
+          .where('id', 'in', (eb) => {
+            let next = eb
+              .selectFrom('crawl_pages')
+              .select('id')
+              .where('crawl_id', '=', 0)
+              .where('state', '=', state)
+              .orderBy('priority')
+              .orderBy('id')
+              .limit(1);
+            if (state === 'fetching') next = next.where('lease_ms', '<', 0);
+            return engine === 'postgres' ? next.forUpdate().skipLocked() : next;
+          })
+          .returning(PAGE_COLUMNS),
+      );
+    this.keepLinks = keepLinksOn(db);
+    this.takeQueued = claim('queued');
+    this.takeAbandoned = claim('fetching');
     // Parameters: done, failed, score sum, scored, pages found, updated_at, the crawl's id.
     this.countPages = preparedWriteOn(
       db
@@ -455,7 +486,7 @@ export class CrawlsRepository {
       const query = trx.selectFrom('crawls').select(['status', 'max_pages', 'pages_found']).where('id', '=', crawlId);
       const crawl = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
       if (crawl?.status !== 'running') return 0;
-      const added = await addToFrontier(trx, crawlId, crawl.max_pages - crawl.pages_found, [found]);
+      const added = await addToFrontier(trx, this.keepLinks, crawlId, crawl.max_pages - crawl.pages_found, [found]);
       if (added > 0) {
         await trx
           .updateTable('crawls')
@@ -468,33 +499,31 @@ export class CrawlsRepository {
   }
 
   /**
-   * Takes the next page to fetch, leased until `leaseMs`: a page whose worker died (its lease
-   * passed) first, then the frontier's front. Undefined when none is waiting.
+   * Takes the next pages to fetch (at most `count`, in frontier order), leased until
+   * `leaseUntilMs`: the frontier's front, else one page whose worker died (its lease passed).
+   * Empty when none is waiting.
    */
-  async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
+  async take(crawlId: number, leaseUntilMs: number, count = 1): Promise<CrawlPageRow[]> {
     // Whole ms: lease_ms is a bigint, and PostgreSQL refuses the clock's fraction as one.
     const now = Math.floor(this.clock.now());
     // One statement each (no transaction to commit): the frontier's front, else a page whose
     // worker died (its lease passed; rare, so looked for only when nothing is queued).
-    const claim = (state: 'queued' | 'fetching') =>
-      this.db
+    const queued = await this.takeQueued(this.db, 'fetching', leaseUntilMs, crawlId, 'queued', count);
+    if (queued.length > 0) return queued.sort((a, b) => a.priority - b.priority || a.id - b.id);
+    return this.takeAbandoned(this.db, 'fetching', leaseUntilMs, crawlId, 'fetching', now, 1);
+  }
+
+  /** Hands taken pages back to the frontier (a worker that stops before fetching them), unless they were taken again since. */
+  async release(pageIds: readonly number[], leaseUntilMs: number): Promise<void> {
+    for (const list of inLists(pageIds)) {
+      await this.db
         .updateTable('crawl_pages')
-        .set({ state: 'fetching', lease_ms: leaseUntilMs })
-        .where('id', '=', (eb) => {
-          let next = eb
-            .selectFrom('crawl_pages')
-            .select('id')
-            .where('crawl_id', '=', crawlId)
-            .where('state', '=', state)
-            .orderBy('priority')
-            .orderBy('id')
-            .limit(1);
-          if (state === 'fetching') next = next.where('lease_ms', '<', now);
-          return this.engine === 'postgres' ? next.forUpdate().skipLocked() : next;
-        })
-        .returningAll()
-        .executeTakeFirst();
-    return (await claim('queued')) ?? (await claim('fetching'));
+        .set({ state: 'queued', lease_ms: null })
+        .where('id', 'in', list)
+        .where('state', '=', 'fetching')
+        .where('lease_ms', '=', leaseUntilMs)
+        .execute();
+    }
   }
 
   /** Rows still queued or being fetched (leased or not, locked by another worker or not). */
@@ -535,16 +564,16 @@ export class CrawlsRepository {
     const crawlQuery = trx
       .selectFrom('crawls')
       .select(['id', 'status', 'max_pages', 'pages_found'])
-      .where('id', 'in', crawlIds)
+      .where('id', 'in', [...inLists(crawlIds)].flat())
       .orderBy('id');
     const crawls = await (postgres ? crawlQuery.forUpdate() : crawlQuery).execute();
     const pageIds = [...new Set(pages.map((p) => p.pageId))].sort((a, b) => a - b);
     const leases = new Map<number, number>();
-    for (let i = 0; i < pageIds.length; i += IN_CHUNK) {
+    for (const list of inLists(pageIds)) {
       const fenceQuery = trx
         .selectFrom('crawl_pages')
         .select(['id', 'lease_ms'])
-        .where('id', 'in', pageIds.slice(i, i + IN_CHUNK))
+        .where('id', 'in', list)
         .where('state', '=', 'fetching')
         .orderBy('id');
       for (const row of await (postgres ? fenceQuery.forUpdate() : fenceQuery).execute()) {
@@ -609,7 +638,7 @@ export class CrawlsRepository {
       if (!counters) continue;
       const added =
         crawl.status === 'running' && counters.links.length > 0
-          ? await addToFrontier(trx, crawl.id, crawl.max_pages - crawl.pages_found, counters.links)
+          ? await addToFrontier(trx, this.keepLinks, crawl.id, crawl.max_pages - crawl.pages_found, counters.links)
           : 0;
       await this.countPages(
         trx,

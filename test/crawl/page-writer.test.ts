@@ -57,7 +57,7 @@ describe('the page writer', () => {
     );
     const lease = clock.now() + 60_000;
     const pages: CrawlPageRow[] = [];
-    for (let i = 0; i < n; i++) pages.push((await repo.take(crawl.id, lease))!);
+    for (let i = 0; i < n; i++) pages.push(...(await repo.take(crawl.id, lease)));
     return { crawlId: crawl.id, lease, pages };
   }
 
@@ -173,7 +173,7 @@ describe('the page writer', () => {
     // The first page's lease passes and another worker takes it again, under a lease of its own.
     clock.advance(61_000);
     const newLease = clock.now() + 60_000;
-    const retaken = await crawls.take(crawlId, newLease);
+    const [retaken] = await crawls.take(crawlId, newLease);
     assert.equal(retaken?.id, pages[0].id);
     const { writer, batches } = countingWriter();
     const written = await Promise.all(pages.map((page) => writer.write(done(crawlId, lease, page))));
@@ -191,7 +191,7 @@ describe('the page writer', () => {
     assert.equal(await reportCount([pages[0].url]), 0, 'no report for the page that was not written');
     assert.equal((await crawls.findById(crawlId))!.pages_done, 2);
     // Its new owner records it.
-    assert.deepEqual(await crawls.completeAll([done(crawlId, newLease, retaken!)]), [true]);
+    assert.deepEqual(await crawls.completeAll([done(crawlId, newLease, retaken)]), [true]);
     assert.equal((await crawls.findById(crawlId))!.pages_done, 3);
   });
 
