@@ -137,8 +137,8 @@ export class ReportService {
   /**
    * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
-   * report. Each is a report.updated or report.created event. Written on `db`, the crawl's
-   * transaction for the page (its row and links commit with it); `publish` sends the event once
+   * report. Each is a report.updated or report.created event. Written on `db`, the transaction of
+   * the page writer's batch (its row and links commit with it); `publish` sends the event once
    * that has committed. `rendered`: the checks ran on the page's rendered DOM.
    */
   async recordAnalysedIn(
