@@ -34,7 +34,14 @@ import { compileRobots, crawlDelayFor, sitemapUrls as robotsSitemapUrls, type Co
 import type { AnalysisConfig } from '../analysis/config.js';
 import { crawlResource } from '../resources/crawl.js';
 import type { CrawlSettings } from '../config.js';
-import type { CrawlPageRow, CrawlRow, CrawlsRepository, Discovered, PageOutcome } from '../db/crawls-repository.js';
+import type {
+  CrawlPageRow,
+  CrawlRow,
+  CrawlsRepository,
+  Discovered,
+  PageCompletion,
+  PageOutcome,
+} from '../db/crawls-repository.js';
 import type { CrawlLinksRepository } from '../db/crawl-links-repository.js';
 import type { EventSink } from '../model/events.js';
 import type { JobLog } from '../jobs/log.js';
@@ -47,6 +54,7 @@ import { refusedTarget, type TargetGuard } from '../webhooks/target.js';
 import { CRAWL_LINKS, LinkChecker, type LinksJob } from './link-checks/link-checker.js';
 import { pageTargets } from './link-checks/targets.js';
 import { checkedTargets } from './link-checks/checked-targets.js';
+import { PageWriter, UnwrittenPages } from './page-writer.js';
 import { Pacer, sleep } from './pacer.js';
 import { crawlUrl, inScope, siteHostOf } from './scope.js';
 import { inflateRawSync } from 'node:zlib';
@@ -99,6 +107,13 @@ export const SLOT_TURN_MS = 1000;
 const SWEEP_EVERY_MS = 60_000;
 /** Sitemap URLs stored per statement batch before the event loop turns. */
 const SITEMAP_SLICE = 2000;
+/**
+ * A page worker's pages waiting to be written at most: past it, it waits for the writer (a slow
+ * database holds the worker, not more of its pages in memory).
+ */
+const MAX_UNWRITTEN = 50;
+/** Pages a worker takes at once (see workOn). */
+const TAKE_AHEAD = 4;
 /** Near-duplicate representatives confirmed per reading of stored text (each with up to 3 partners). */
 const CONFIRM_SLICE = 250;
 
@@ -146,6 +161,18 @@ export interface CrawlServiceDeps {
   render?: (url: string, account: number, signal?: AbortSignal) => Promise<{ html: string }>;
 }
 
+/** Pages a worker took and has not fetched yet, under one lease. */
+interface TakenAhead {
+  pages: CrawlPageRow[];
+  leaseUntil: number;
+}
+
+/** A visited page: what to record of it, and what to do once it is recorded (true: written). */
+interface Visited {
+  page: PageCompletion;
+  after?: (written: boolean) => Promise<void>;
+}
+
 /** An origin's shared fetches and its robots rules, compiled once per job. */
 interface Origin {
   resources: OriginResources;
@@ -160,8 +187,11 @@ export class CrawlService {
   private readonly local = new Map<number, Set<AbortController>>();
   private lastSweep = Number.NEGATIVE_INFINITY;
   private readonly linkChecks: LinkChecker;
+  /** Every page worker's finished pages, committed a batch at a time (page-writer.ts). */
+  private readonly writer: PageWriter;
 
   constructor(private readonly deps: CrawlServiceDeps) {
+    this.writer = new PageWriter((pages) => deps.crawls.completeAll(pages));
     this.linkChecks = new LinkChecker({
       ...deps,
       working: (id, jobSignal, work) => this.working(id, jobSignal, work),
@@ -415,10 +445,41 @@ export class CrawlService {
     handOverAt: number,
     worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
   ): Promise<void> {
+    // The worker's pages wait in the page writer while it fetches the next: each stays
+    // `fetching` until its batch commits, so queued() counts it and no worker finishes the crawl
+    // early. Before the worker hands over, looks for more work or stops, they are written.
+    const unwritten = new UnwrittenPages(this.writer);
+    const ahead: TakenAhead = { pages: [], leaseUntil: 0 };
+    try {
+      await this.workOn(crawl, job, handOverAt, worker, unwritten, ahead);
+      await unwritten.settle();
+    } finally {
+      // Stopped by a failure or a cancel: the pages already analysed are written all the same,
+      // and those taken but not fetched go back to the frontier.
+      await unwritten.settle().catch(() => {});
+      await this.release(ahead).catch(() => {});
+    }
+  }
+
+  private async release(ahead: TakenAhead): Promise<void> {
+    const ids = ahead.pages.map((page) => page.id);
+    ahead.pages = [];
+    if (ids.length > 0) await this.deps.crawls.release(ids, ahead.leaseUntil);
+  }
+
+  private async workOn(
+    crawl: CrawlRow,
+    job: SlotJob,
+    handOverAt: number,
+    worker: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
+    unwritten: UnwrittenPages,
+    ahead: TakenAhead,
+  ): Promise<void> {
     const { pacer, signal } = worker;
     let statusReadAt = 0;
     for (;;) {
       signal.throwIfAborted();
+      unwritten.check();
       // A cancel on this instance aborts `signal` at once; one on another instance shows here,
       // read at most every STATUS_EVERY_MS.
       if (Date.now() >= statusReadAt) {
@@ -426,10 +487,12 @@ export class CrawlService {
         statusReadAt = Date.now() + STATUS_EVERY_MS;
       }
       if (crawl.deadline_ms !== null && this.deps.clock.now() >= crawl.deadline_ms) {
+        await unwritten.settle();
         await this.queueFinish(crawl);
         return;
       }
       if (Date.now() >= handOverAt) {
+        await unwritten.settle();
         const next: SlotJob = { crawl: crawl.id, slot: job.slot, seq: job.seq + 1, nextAt: pacer.next };
         await this.deps.jobs.send<SlotJob>(CRAWL_SLOT, next, {
           key: `${crawl.id}:${job.slot}:${next.seq}`,
@@ -437,10 +500,28 @@ export class CrawlService {
         });
         return;
       }
-      const leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
-      const page = await this.deps.crawls.take(crawl.id, leaseUntil);
+      // Pages are taken a few at a time (one statement and one commit for them), fetched one at
+      // a time; those left when the worker stops go back to the frontier. One at a time under a
+      // Crawl-delay or rendering, where a page takes seconds, and never past half their lease.
+      if (ahead.pages.length > 0 && this.deps.clock.now() > ahead.leaseUntil - this.deps.leaseMs / 2) {
+        await this.release(ahead);
+      }
+      if (ahead.pages.length === 0) {
+        ahead.leaseUntil = wholeMs(this.deps.clock.now()) + this.deps.leaseMs;
+        const count = crawl.delay_ms === 0 && Number(crawl.render) !== 1 ? TAKE_AHEAD : 1;
+        ahead.pages = await this.deps.crawls.take(crawl.id, ahead.leaseUntil, count);
+      }
+      const page = ahead.pages.shift();
       if (page) {
-        await this.visit(crawl, page, leaseUntil, worker);
+        const { page: completion, after } = await this.visit(crawl, page, ahead.leaseUntil, worker);
+        const written = this.writer.write(completion);
+        unwritten.add(after ? written.then(after) : written.then(() => {}));
+        await unwritten.below(MAX_UNWRITTEN);
+        continue;
+      }
+      // Nothing waiting, and this worker's own pages may add links once written.
+      if (unwritten.size > 0) {
+        await unwritten.settle();
         continue;
       }
       // Nothing waiting: another worker's page may still add links; else the sitemap-only
@@ -449,6 +530,8 @@ export class CrawlService {
       // worker is taking right now, so a miss with the start page still queued would finish the
       // crawl before its first page.
       if ((await this.deps.crawls.queued(crawl.id)) > 0) {
+        // Another worker's pages may wait in this instance's writer: written now, not after the batch's wait.
+        this.writer.flush();
         await sleep(IDLE_POLL_MS, signal);
         continue;
       }
@@ -468,7 +551,10 @@ export class CrawlService {
     }
   }
 
-  /** One page: robots, one request, the report, the links. */
+  /**
+   * One page: robots, one request, the analysis; what to record of it (its report, its row, its
+   * links), which the page writer commits with other pages, and what to do once it is written.
+   */
   private async visit(
     crawl: CrawlRow,
     page: CrawlPageRow,
@@ -479,32 +565,34 @@ export class CrawlService {
       session,
       signal,
     }: { pacer: Pacer; origins: Map<string, Origin>; session: FetchSession; signal: AbortSignal },
-  ): Promise<void> {
-    const complete = (outcome: PageOutcome) => this.deps.crawls.complete(crawl.id, page.id, leaseUntil, outcome);
+  ): Promise<Visited> {
+    const ended = (outcome: PageOutcome, after?: Visited['after']): Visited => ({
+      page: { crawlId: crawl.id, pageId: page.id, leaseUntilMs: leaseUntil, outcome },
+      after,
+    });
     const url = new URL(page.url);
     const origin = await this.originOf(crawl, url.origin, origins, pacer, signal);
+    // A start page without an answer ends the crawl, once its row says why.
+    const failStartAfter = (reason: string) => (page.depth === 0 ? () => this.failStart(crawl, reason) : undefined);
     // robots.txt got no answer at all (the address guard refused the host, or the host is down):
     // the page would get none either. A failed fetch saying why (pages_failed counts them),
     // rather than a row skipped because an unreachable robots.txt disallows everything.
     if ('error' in origin.resources.robots) {
       const message = fetchFailureMessage(origin.resources.robots.error);
-      await complete({ state: 'failed', error: message });
-      if (page.depth === 0) await this.failStart(crawl, message);
-      return;
+      return ended({ state: 'failed', error: message }, failStartAfter(message));
     }
     const blocked = disallowedBy(origin, page.url);
     if (blocked !== null) {
-      await complete({ state: 'skipped', robots_disallowed: 1, error: blocked });
-      if (page.depth === 0) await this.failStart(crawl, blocked);
-      return;
+      return ended({ state: 'skipped', robots_disallowed: 1, error: blocked }, failStartAfter(blocked));
     }
     const answer = await this.analyse(crawl, page.url, origin.resources, { pacer, session, signal });
     const site = siteHostOf(crawl.url);
     if (answer.kind === 'failed') {
       const answered = answer.reason === 'not_html';
-      await complete({ state: answered ? 'done' : 'failed', status_code: answered ? 200 : null, error: answer.message });
-      if (page.depth === 0 && !answered) await this.failStart(crawl, answer.message);
-      return;
+      return ended(
+        { state: answered ? 'done' : 'failed', status_code: answered ? 200 : null, error: answer.message },
+        answered ? undefined : failStartAfter(answer.message),
+      );
     }
     if (answer.kind === 'other') {
       const redirect = answer.status >= 300 && answer.status < 400 ? answer.location : null;
@@ -512,21 +600,22 @@ export class CrawlService {
       const error =
         answer.status >= 200 && answer.status < 300 ? `Not an HTML page (${answer.contentType ?? 'no Content-Type'}).` : null;
       const follow = target !== null && inScope(target, site) ? [{ url: target, depth: page.depth ?? 0, from: page.url }] : [];
-      await this.deps.crawls.complete(
-        crawl.id,
-        page.id,
-        leaseUntil,
-        { state: 'done', status_code: answer.status, redirect_to: target, error, response_ms: answer.headersMs },
-        follow,
-      );
-      return;
+      const visited = ended({
+        state: 'done',
+        status_code: answer.status,
+        redirect_to: target,
+        error,
+        response_ms: answer.headersMs,
+      });
+      visited.page.links = follow;
+      return visited;
     }
     const results = answer.page.results;
     const noindex = results.noindex?.passed === false;
     const canonical = answer.outline.canonical === null ? null : crawlUrl(answer.outline.canonical);
     const indexable = answer.status === 200 && !noindex && (canonical === null || canonical === page.url);
-    // The report, the page done and its links queued in one transaction: one commit a page, and a
-    // worker finding nothing queued or in flight in between would finish the crawl early.
+    // The report, the page done and its links queued in one transaction (the page writer's):
+    // a worker finding nothing queued or in flight in between would finish the crawl early.
     const depth = (page.depth ?? 0) + 1;
     let recorded: { publish: () => Promise<void> } | undefined;
     const links: Discovered[] = [];
@@ -536,10 +625,7 @@ export class CrawlService {
     }
     // What the page refers to on other hosts, and its images: recorded with the page, checked after the pages.
     const targets = crawl.external === 1 ? pageTargets(answer.outline, site) : [];
-    await this.deps.crawls.complete(
-      crawl.id,
-      page.id,
-      leaseUntil,
+    const visited = ended(
       {
         state: 'done',
         status_code: answer.status,
@@ -556,15 +642,19 @@ export class CrawlService {
         error: answer.renderError === null ? null : `Not rendered: ${answer.renderError} Its raw HTML was analysed.`,
         page_text: answer.outline.crawl?.text ?? null,
       },
-      links,
-      async (trx) => {
-        const written = await this.deps.reports.recordAnalysedIn(trx, crawl.user_id, answer.page, answer.rendered);
-        recorded = written;
-        return written.report.id;
+      // Events go out once the report is committed (and not for a page that was no longer ours).
+      async (written) => {
+        if (written) await recorded?.publish();
       },
-      targets.length === 0 ? undefined : (trx) => this.deps.links.discoverIn(trx, crawl.id, page.url, targets),
     );
-    await recorded?.publish();
+    visited.page.links = links;
+    visited.page.report = async (trx) => {
+      const written = await this.deps.reports.recordAnalysedIn(trx, crawl.user_id, answer.page, answer.rendered);
+      recorded = written;
+      return written.report.id;
+    };
+    if (targets.length > 0) visited.page.also = (trx) => this.deps.links.discoverIn(trx, crawl.id, page.url, targets);
+    return visited;
   }
 
   /** The page through the instance's analysis pool, taking turns with API requests and other crawls. */

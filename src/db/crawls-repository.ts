@@ -5,6 +5,10 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { CrawlIssuesTable, CrawlPagesTable, CrawlsTable, CrawlStatus, Database, DatabaseEngine, Toggle } from './schema.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { storableOrNull, storableText } from '../model/text.js';
+import { addToFrontier, type Discovered, inLists, keepLinksOn } from './crawl-frontier.js';
+import { preparedOn, preparedWriteOn } from './prepared.js';
+
+export type { Discovered } from './crawl-frontier.js';
 
 export type CrawlRow = Selectable<CrawlsTable>;
 /** A page row as the crawl reads it: everything but the stored text (read for near-duplicate candidates only). */
@@ -40,6 +44,9 @@ const PAGE_COLUMNS = [
 ] as const satisfies readonly (keyof CrawlPageRow)[];
 export type CrawlIssueRow = Selectable<CrawlIssuesTable>;
 
+/** URLs a statement names at most. */
+const IN_CHUNK = 400;
+
 export interface NewCrawl {
   user_id: number;
   url: string;
@@ -50,15 +57,6 @@ export interface NewCrawl {
   external?: Toggle;
   /** 1: render each HTML page in Chromium (default 0). */
   render?: Toggle;
-}
-
-/** A URL a page links to (or a sitemap lists), for the frontier. */
-export interface Discovered {
-  url: string;
-  /** Link depth; null for a URL only a sitemap lists. */
-  depth: number | null;
-  /** The crawled page linking to it; null for a sitemap URL. */
-  from: string | null;
 }
 
 /** How a taken page ended. */
@@ -84,6 +82,26 @@ export interface PageOutcome {
   page_text?: Uint8Array | null;
 }
 
+/** A taken page's ending, for completeAll (crawl/page-writer.ts gathers them). */
+export interface PageCompletion {
+  crawlId: number;
+  pageId: number;
+  /** The lease its worker took it under: the fence (a page re-taken since, or ended, is not written). */
+  leaseUntilMs: number;
+  outcome: PageOutcome;
+  /** What it links to, for the frontier. */
+  links?: readonly Discovered[];
+  /** Its report, written in the transaction before its row (which keeps the report's id). */
+  report?: (trx: Transaction<Database>) => Promise<number>;
+  /** More of its writes, in the transaction (what it refers to on other hosts: crawl-links-repository.ts). */
+  also?: (trx: Transaction<Database>) => Promise<void>;
+}
+
+/** A page's fence held when the batch read it and failed at its write: the batch is rolled back. */
+class FenceLost extends Error {
+  override name = 'FenceLost';
+}
+
 export interface NewIssue {
   type: string;
   severity: string;
@@ -91,8 +109,6 @@ export interface NewIssue {
   detail: string;
 }
 
-/** Sitemap URLs never compete with linked pages for the frontier's front. */
-export const UNLINKED_PRIORITY = 1_000_000;
 /** The issues list's filters: any of these types, of this severity. */
 export interface IssueFilter {
   types?: readonly string[];
@@ -113,18 +129,90 @@ const severityRank = (severity: string) => {
   return rank === -1 ? SEVERITY_ORDER.length : rank;
 };
 
-/** A page row keeps the first few pages linking to it (issue details name them). */
-const LINKED_FROM_KEPT = 2;
-const IN_CHUNK = 400;
-
 const clip = (value: string | null | undefined, max: number) => (value == null ? null : value.slice(0, max));
 
 export class CrawlsRepository {
+  /** A taken page's row as it ended, under its lease fence (every crawled page: compiled once). */
+  private readonly pageDone;
+  /** A crawl's counters moved by a batch of its pages. */
+  private readonly countPages;
+  /** take(): the frontier's front, and a page whose lease passed (every crawled page: compiled once). */
+  private readonly takeQueued;
+  private readonly takeAbandoned;
+  private readonly keepLinks;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: DatabaseEngine,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    // Parameters in the order of the columns below, then the WHERE's (pageId, 'fetching', lease).
+    this.pageDone = preparedWriteOn(
+      db
+        .updateTable('crawl_pages')
+        .set({
+          state: 'done',
+          status_code: null,
+          redirect_to: null,
+          report_id: null,
+          result: null,
+          indexable: 0,
+          robots_disallowed: 0,
+          html: 0,
+          noindex: 0,
+          mixed_content: 0,
+          title: null,
+          description: null,
+          canonical: null,
+          error: null,
+          facts: null,
+          response_ms: null,
+          page_text: null,
+          lease_ms: null,
+        })
+        .where('id', '=', 0)
+        .where('state', '=', 'fetching')
+        .where('lease_ms', '=', 0),
+    );
+    // Parameters: 'fetching', the lease, the crawl's id, the state taken ('queued' or 'fetching'),
+    // for an abandoned page the time its lease must have passed, how many pages.
+    const claim = (state: 'queued' | 'fetching') =>
+      preparedOn(
+        db
+          .updateTable('crawl_pages')
+          .set({ state: 'fetching', lease_ms: 0 })
+          .where('id', 'in', (eb) => {
+            let next = eb
+              .selectFrom('crawl_pages')
+              .select('id')
+              .where('crawl_id', '=', 0)
+              .where('state', '=', state)
+              .orderBy('priority')
+              .orderBy('id')
+              .limit(1);
+            if (state === 'fetching') next = next.where('lease_ms', '<', 0);
+            return engine === 'postgres' ? next.forUpdate().skipLocked() : next;
+          })
+          .returning(PAGE_COLUMNS),
+      );
+    this.keepLinks = keepLinksOn(db);
+    this.takeQueued = claim('queued');
+    this.takeAbandoned = claim('fetching');
+    // Parameters: done, failed, score sum, scored, pages found, updated_at, the crawl's id.
+    this.countPages = preparedWriteOn(
+      db
+        .updateTable('crawls')
+        .set((eb) => ({
+          pages_done: eb('pages_done', '+', 0),
+          pages_failed: eb('pages_failed', '+', 0),
+          score_sum: eb('score_sum', '+', 0),
+          scored: eb('scored', '+', 0),
+          pages_found: eb('pages_found', '+', 0),
+          updated_at: '',
+        }))
+        .where('id', '=', 0),
+    );
+  }
 
   create(crawl: NewCrawl): Promise<CrawlRow> {
     const now = nowTimestamp(this.clock);
@@ -393,111 +481,12 @@ export class CrawlsRepository {
    */
   async discover(crawlId: number, found: readonly Discovered[]): Promise<number> {
     if (found.length === 0) return 0;
-    return this.db.transaction().execute((trx) => this.discoverIn(trx, crawlId, found));
-  }
-
-  private async discoverIn(trx: Transaction<Database>, crawlId: number, found: readonly Discovered[]): Promise<number> {
-    {
+    return this.db.transaction().execute(async (trx) => {
       // The few columns it needs (the row's `origins` holds whole robots.txt files).
       const query = trx.selectFrom('crawls').select(['status', 'max_pages', 'pages_found']).where('id', '=', crawlId);
       const crawl = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
       if (crawl?.status !== 'running') return 0;
-      let room = crawl.max_pages - crawl.pages_found;
-      let added = 0;
-      for (let i = 0; i < found.length; i += IN_CHUNK) {
-        const chunk = found.slice(i, i + IN_CHUNK);
-        const urls = chunk.map((d) => d.url);
-        const known = new Map(
-          (
-            await trx
-              .selectFrom('crawl_pages')
-              .select(['id', 'url', 'depth', 'linked_from'])
-              .where('crawl_id', '=', crawlId)
-              .where('url', 'in', urls)
-              .execute()
-          ).map((row) => [row.url, row]),
-        );
-        const fresh = chunk.filter((d) => !known.has(d.url));
-        // Known targets: one statement counts the new inlinks of them all; a row is written on
-        // its own only while it keeps fewer than LINKED_FROM_KEPT linking pages, or for a
-        // shallower depth (rare in breadth-first order).
-        const linkedAgain: number[] = [];
-        for (const d of chunk) {
-          const row = known.get(d.url);
-          if (!row) continue;
-          const linked = JSON.parse(row.linked_from) as string[];
-          const newLink = d.from !== null && !linked.includes(d.from);
-          const shallower = d.depth !== null && (row.depth === null || d.depth < row.depth);
-          if (newLink) linkedAgain.push(row.id);
-          const keep = newLink && linked.length < LINKED_FROM_KEPT;
-          if (!keep && !shallower) continue;
-          if (keep) linked.push(d.from!);
-          await trx
-            .updateTable('crawl_pages')
-            .set({ linked_from: JSON.stringify(linked), ...(shallower ? { depth: d.depth, priority: d.depth! } : {}) })
-            .where('id', '=', row.id)
-            .execute();
-          row.linked_from = JSON.stringify(linked);
-          if (shallower) row.depth = d.depth;
-        }
-        if (linkedAgain.length > 0) {
-          await trx
-            .updateTable('crawl_pages')
-            .set((eb) => ({ inlinks: eb('inlinks', '+', 1) }))
-            .where('id', 'in', linkedAgain)
-            .execute();
-        }
-        if (fresh.length === 0 || room <= 0) continue;
-        const listed = new Set(
-          (
-            await trx
-              .selectFrom('crawl_sitemap_urls')
-              .select('url')
-              .where('crawl_id', '=', crawlId)
-              .where(
-                'url',
-                'in',
-                fresh.map((d) => d.url),
-              )
-              .execute()
-          ).map((r) => r.url),
-        );
-        // One row per URL even when the chunk names it twice.
-        const rows = new Map<string, Discovered>();
-        for (const d of fresh) if (!rows.has(d.url)) rows.set(d.url, d);
-        const values = [...rows.values()].slice(0, room).map((d) => ({
-          crawl_id: crawlId,
-          url: d.url,
-          state: 'queued' as const,
-          priority: d.depth ?? UNLINKED_PRIORITY,
-          depth: d.depth,
-          lease_ms: null,
-          status_code: null,
-          redirect_to: null,
-          report_id: null,
-          result: null,
-          in_sitemap: (listed.has(d.url) ? 1 : 0) as Toggle,
-          indexable: 0 as Toggle,
-          robots_disallowed: 0 as Toggle,
-          html: 0 as Toggle,
-          noindex: 0 as Toggle,
-          mixed_content: 0 as Toggle,
-          title: null,
-          description: null,
-          canonical: null,
-          inlinks: d.from === null ? 0 : 1,
-          linked_from: JSON.stringify(d.from === null ? [] : [d.from]),
-          error: null,
-        }));
-        const inserted = await trx
-          .insertInto('crawl_pages')
-          .values(values)
-          .onConflict((oc) => oc.doNothing())
-          .returning('id')
-          .execute();
-        room -= inserted.length;
-        added += inserted.length;
-      }
+      const added = await addToFrontier(trx, this.keepLinks, crawlId, crawl.max_pages - crawl.pages_found, [found]);
       if (added > 0) {
         await trx
           .updateTable('crawls')
@@ -506,37 +495,35 @@ export class CrawlsRepository {
           .execute();
       }
       return added;
-    }
+    });
   }
 
   /**
-   * Takes the next page to fetch, leased until `leaseMs`: a page whose worker died (its lease
-   * passed) first, then the frontier's front. Undefined when none is waiting.
+   * Takes the next pages to fetch (at most `count`, in frontier order), leased until
+   * `leaseUntilMs`: the frontier's front, else one page whose worker died (its lease passed).
+   * Empty when none is waiting.
    */
-  async take(crawlId: number, leaseUntilMs: number): Promise<CrawlPageRow | undefined> {
+  async take(crawlId: number, leaseUntilMs: number, count = 1): Promise<CrawlPageRow[]> {
     // Whole ms: lease_ms is a bigint, and PostgreSQL refuses the clock's fraction as one.
     const now = Math.floor(this.clock.now());
     // One statement each (no transaction to commit): the frontier's front, else a page whose
     // worker died (its lease passed; rare, so looked for only when nothing is queued).
-    const claim = (state: 'queued' | 'fetching') =>
-      this.db
+    const queued = await this.takeQueued(this.db, 'fetching', leaseUntilMs, crawlId, 'queued', count);
+    if (queued.length > 0) return queued.sort((a, b) => a.priority - b.priority || a.id - b.id);
+    return this.takeAbandoned(this.db, 'fetching', leaseUntilMs, crawlId, 'fetching', now, 1);
+  }
+
+  /** Hands taken pages back to the frontier (a worker that stops before fetching them), unless they were taken again since. */
+  async release(pageIds: readonly number[], leaseUntilMs: number): Promise<void> {
+    for (const list of inLists(pageIds)) {
+      await this.db
         .updateTable('crawl_pages')
-        .set({ state: 'fetching', lease_ms: leaseUntilMs })
-        .where('id', '=', (eb) => {
-          let next = eb
-            .selectFrom('crawl_pages')
-            .select('id')
-            .where('crawl_id', '=', crawlId)
-            .where('state', '=', state)
-            .orderBy('priority')
-            .orderBy('id')
-            .limit(1);
-          if (state === 'fetching') next = next.where('lease_ms', '<', now);
-          return this.engine === 'postgres' ? next.forUpdate().skipLocked() : next;
-        })
-        .returningAll()
-        .executeTakeFirst();
-    return (await claim('queued')) ?? (await claim('fetching'));
+        .set({ state: 'queued', lease_ms: null })
+        .where('id', 'in', list)
+        .where('state', '=', 'fetching')
+        .where('lease_ms', '=', leaseUntilMs)
+        .execute();
+    }
   }
 
   /** Rows still queued or being fetched (leased or not, locked by another worker or not). */
@@ -551,63 +538,120 @@ export class CrawlsRepository {
   }
 
   /**
-   * Records how a taken page ended, moves the crawl's counters and adds its links to the
-   * frontier, once: false (and nothing changed) when the page is no longer this worker's
-   * (cancelled, or re-taken after its lease).
+   * Records how taken pages ended (of one crawl or several), in one transaction, one commit for
+   * all (crawl/page-writer.ts): each page's report and row, the crawls' counters, and what the
+   * pages link to added to the frontier. Once per page: a page that is no longer its worker's
+   * (cancelled, or re-taken after its lease) fails its lease fence, is skipped (false at its
+   * place, nothing of it written, its report neither) and the others are written. The crawls' rows are
+   * read first, in id order, and on PostgreSQL locked, as are the pages' rows: two instances'
+   * batches take their locks in the same order, so neither waits for the other in a cycle.
    */
-  async complete(
-    crawlId: number,
-    pageId: number,
-    leaseUntilMs: number,
-    outcome: PageOutcome,
-    links: readonly Discovered[] = [],
-    /** The page's report, written first in its transaction (its id goes in the row): one commit a page. */
-    report?: (trx: Transaction<Database>) => Promise<number>,
-    /** More of the page's writes, in its transaction (what it refers to on other hosts: crawl-links-repository.ts). */
-    also?: (trx: Transaction<Database>) => Promise<void>,
-  ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const reportId = report === undefined ? outcome.report_id : await report(trx);
-      const written = await trx
-        .updateTable('crawl_pages')
-        .set({
-          ...outcome,
-          report_id: reportId,
-          // Fetched content: what a database refuses (a NUL in a title) is cleaned, or the page
-          // could never be recorded and the crawl would wait for it until its time limit.
-          title: clip(storableOrNull(outcome.title), 1000),
-          description: clip(storableOrNull(outcome.description), 2000),
-          canonical: clip(storableOrNull(outcome.canonical), 2048),
-          redirect_to: clip(storableOrNull(outcome.redirect_to), 2048),
-          error: clip(storableOrNull(outcome.error), 1000),
-          // JSON escapes control characters (NUL included), so the facts store as they are.
-          page_text: outcome.page_text
-            ? Buffer.from(outcome.page_text.buffer, outcome.page_text.byteOffset, outcome.page_text.byteLength)
-            : null,
-          lease_ms: null,
-        })
-        .where('id', '=', pageId)
+  async completeAll(pages: readonly PageCompletion[]): Promise<boolean[]> {
+    try {
+      return await this.db.transaction().execute((trx) => this.completeIn(trx, pages));
+    } catch (error) {
+      // A page whose fence passed the batch's reading and failed at its write (never seen; it
+      // would take a writer outside the transaction): the batch is rolled back, and the caller
+      // writes its pages again one by one, where the fence decides alone.
+      if (error instanceof FenceLost && pages.length === 1) return [false];
+      throw error;
+    }
+  }
+
+  private async completeIn(trx: Transaction<Database>, pages: readonly PageCompletion[]): Promise<boolean[]> {
+    const postgres = this.engine === 'postgres';
+    const crawlIds = [...new Set(pages.map((p) => p.crawlId))].sort((a, b) => a - b);
+    const crawlQuery = trx
+      .selectFrom('crawls')
+      .select(['id', 'status', 'max_pages', 'pages_found'])
+      .where('id', 'in', [...inLists(crawlIds)].flat())
+      .orderBy('id');
+    const crawls = await (postgres ? crawlQuery.forUpdate() : crawlQuery).execute();
+    const pageIds = [...new Set(pages.map((p) => p.pageId))].sort((a, b) => a - b);
+    const leases = new Map<number, number>();
+    for (const list of inLists(pageIds)) {
+      const fenceQuery = trx
+        .selectFrom('crawl_pages')
+        .select(['id', 'lease_ms'])
+        .where('id', 'in', list)
         .where('state', '=', 'fetching')
-        .where('lease_ms', '=', leaseUntilMs)
-        .executeTakeFirst();
-      if (Number(written.numUpdatedRows) === 0) return false;
-      const scored = typeof outcome.result === 'number';
-      await trx
-        .updateTable('crawls')
-        .set((eb) => ({
-          pages_done: eb('pages_done', '+', outcome.state === 'done' ? 1 : 0),
-          pages_failed: eb('pages_failed', '+', outcome.state === 'failed' ? 1 : 0),
-          score_sum: eb('score_sum', '+', scored ? outcome.result! : 0),
-          scored: eb('scored', '+', scored ? 1 : 0),
-          updated_at: nowTimestamp(this.clock),
-        }))
-        .where('id', '=', crawlId)
-        .execute();
-      // What the page links to joins the frontier in the same transaction (one commit a page).
-      if (links.length > 0) await this.discoverIn(trx, crawlId, links);
-      await also?.(trx);
-      return true;
-    });
+        .orderBy('id');
+      for (const row of await (postgres ? fenceQuery.forUpdate() : fenceQuery).execute()) {
+        if (row.lease_ms !== null) leases.set(row.id, Number(row.lease_ms));
+      }
+    }
+    const moved = new Map<number, { done: number; failed: number; scoreSum: number; scored: number; links: Discovered[][] }>();
+    const written: boolean[] = [];
+    for (const page of pages) {
+      const { outcome } = page;
+      if (leases.get(page.pageId) !== page.leaseUntilMs) {
+        written.push(false);
+        continue;
+      }
+      leases.delete(page.pageId); // a page named twice is written once
+      const reportId = page.report === undefined ? (outcome.report_id ?? null) : await page.report(trx);
+      const changed = await this.pageDone(
+        trx,
+        outcome.state,
+        outcome.status_code ?? null,
+        // Fetched content: what a database refuses (a NUL in a title) is cleaned, or the page
+        // could never be recorded and the crawl would wait for it until its time limit.
+        clip(storableOrNull(outcome.redirect_to), 2048),
+        reportId,
+        outcome.result ?? null,
+        outcome.indexable ?? 0,
+        outcome.robots_disallowed ?? 0,
+        outcome.html ?? 0,
+        outcome.noindex ?? 0,
+        outcome.mixed_content ?? 0,
+        clip(storableOrNull(outcome.title), 1000),
+        clip(storableOrNull(outcome.description), 2000),
+        clip(storableOrNull(outcome.canonical), 2048),
+        clip(storableOrNull(outcome.error), 1000),
+        // JSON escapes control characters (NUL included), so the facts store as they are.
+        outcome.facts ?? null,
+        outcome.response_ms ?? null,
+        outcome.page_text
+          ? Buffer.from(outcome.page_text.buffer, outcome.page_text.byteOffset, outcome.page_text.byteLength)
+          : null,
+        null,
+        page.pageId,
+        'fetching',
+        page.leaseUntilMs,
+      );
+      if (changed === 0) throw new FenceLost();
+      const counters = moved.get(page.crawlId) ?? { done: 0, failed: 0, scoreSum: 0, scored: 0, links: [] };
+      moved.set(page.crawlId, counters);
+      if (outcome.state === 'done') counters.done++;
+      if (outcome.state === 'failed') counters.failed++;
+      if (typeof outcome.result === 'number') {
+        counters.scoreSum += outcome.result;
+        counters.scored++;
+      }
+      if (page.links && page.links.length > 0) counters.links.push([...page.links]);
+      await page.also?.(trx);
+      written.push(true);
+    }
+    // Each crawl once, in id order: what its pages link to joins the frontier, and its counters move.
+    for (const crawl of crawls) {
+      const counters = moved.get(crawl.id);
+      if (!counters) continue;
+      const added =
+        crawl.status === 'running' && counters.links.length > 0
+          ? await addToFrontier(trx, this.keepLinks, crawl.id, crawl.max_pages - crawl.pages_found, counters.links)
+          : 0;
+      await this.countPages(
+        trx,
+        counters.done,
+        counters.failed,
+        counters.scoreSum,
+        counters.scored,
+        added,
+        nowTimestamp(this.clock),
+        crawl.id,
+      );
+    }
+    return written;
   }
 
   /** Ends a crawl (finished, failed or cancelled) unless it has ended already; the rows still queued are skipped. */

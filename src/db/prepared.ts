@@ -17,3 +17,12 @@ export function preparedOn<Row>(query: Compilable<Row>) {
     return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
   };
 }
+
+/** preparedOn() for a write: the rows it changed (an UPDATE's fence: 0 when its WHERE matched nothing). */
+export function preparedWriteOn(query: Compilable<unknown>) {
+  const compiled = query.compile();
+  return async (db: Kysely<Database>, ...parameters: unknown[]): Promise<number> => {
+    if (parameters.length !== compiled.parameters.length) throw new Error('prepared query: parameter count mismatch');
+    return Number((await db.executeQuery({ ...compiled, parameters })).numAffectedRows ?? 0);
+  };
+}

@@ -28,6 +28,11 @@ export function summariseResults(results: string): ChecksSummary {
   } catch {
     return { passed: 0, failed: 0, passedChecks: [] };
   }
+  return summariseChecks(parsed);
+}
+
+/** summariseResults() of the check objects before they were serialised (a crawl's page: no JSON read back). */
+export function summariseChecks(parsed: unknown): ChecksSummary {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { passed: 0, failed: 0, passedChecks: [] };
   const passedChecks: string[] = [];
   let passed = 0;

@@ -3,8 +3,8 @@ import type { Database, ReportsTable, Toggle } from './schema.js';
 import type { DatabaseEngine } from './connection.js';
 import { containsIgnoringCase } from './like.js';
 import { canMatchStoredText } from '../model/text.js';
-import { prepared, preparedOn } from './prepared.js';
-import { insertHistory, type ReportHistoryRow } from './report-history-repository.js';
+import { prepared, preparedOn, preparedWriteOn } from './prepared.js';
+import { insertHistory, summariseChecks, type ReportHistoryRow } from './report-history-repository.js';
 import { nowTimestamp, systemClock, type Clock } from '../time.js';
 import { Privacy } from '../model/privacy.js';
 
@@ -80,8 +80,10 @@ export class ReportsRepository {
   /** Every GET /reports/{id} runs this: compiled once. */
   private readonly byOwnerAndId;
 
-  /** Every crawled page runs this (recordIn): compiled once. */
+  /** Every crawled page runs these (recordIn): compiled once. */
   private readonly idForUrlIn;
+  private readonly insertIn;
+  private readonly historyIn;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -99,6 +101,30 @@ export class ReportsRepository {
     );
     this.idForUrlIn = preparedOn(
       db.selectFrom('reports').select('id').where('user_id', '=', 0).where('url', '=', '').orderBy('id', 'desc').limit(1),
+    );
+    // Parameters in the order of the columns named.
+    this.insertIn = preparedOn(
+      db
+        .insertInto('reports')
+        .values({
+          user_id: 0,
+          url: '',
+          project: '',
+          result: 0,
+          results: '',
+          privacy: Privacy.Private,
+          password_hash: null,
+          rendered: 0,
+          generated_at: '',
+          created_at: '',
+          updated_at: '',
+        })
+        .returning('id'),
+    );
+    this.historyIn = preparedWriteOn(
+      db
+        .insertInto('report_history')
+        .values({ report_id: 0, result: 0, passed: 0, failed: 0, passed_checks: '', generated_at: '' }),
     );
   }
 
@@ -194,40 +220,48 @@ export class ReportsRepository {
 
   /**
    * A crawled page's analysis, written on `db` (the caller's transaction, where a crawl also writes
-   * its page row: one commit a page): the account's newest report of that URL gets it as a re-run
-   * (its privacy kept), else it becomes a new report; a history item either way.
+   * its page row: one commit for a batch of pages): the account's newest report of that URL gets
+   * it as a re-run (its privacy kept), else it becomes a new report; a history item either way.
+   * `checks` is `report.results` before it was serialised, for the history's counts. Nothing is
+   * read back but the id and the columns a re-run keeps: the row returned is built from what was
+   * written (the results are some 30 KB a page).
    */
-  async recordIn(db: Kysely<Database>, report: NewReport): Promise<{ report: ReportRow; created: boolean }> {
+  async recordIn(db: Kysely<Database>, report: NewReport, checks: unknown): Promise<{ report: ReportRow; created: boolean }> {
     const existing = (await this.idForUrlIn(db, report.user_id, report.url, 1))[0]?.id;
     const now = nowTimestamp(this.clock);
-    const history = (row: ReportRow) =>
-      insertHistory(db, { report_id: row.id, result: row.result, results: report.results, generated_at: row.generated_at });
+    const rendered = report.rendered ?? 0;
+    const summary = summariseChecks(checks);
+    const history = (id: number) =>
+      this.historyIn(db, id, report.result, summary.passed, summary.failed, summary.passedChecks.join(','), report.generated_at);
     if (existing !== undefined) {
-      const row = await db
+      const kept = await db
         .updateTable('reports')
-        .set({
-          result: report.result,
-          results: report.results,
-          rendered: report.rendered ?? 0,
-          generated_at: report.generated_at,
-          updated_at: now,
-        })
+        .set({ result: report.result, results: report.results, rendered, generated_at: report.generated_at, updated_at: now })
         .where('user_id', '=', report.user_id)
         .where('id', '=', existing)
-        .returningAll()
+        .returning(COLUMNS)
         .executeTakeFirst();
-      if (row) {
-        await history(row);
-        return { report: row, created: false };
+      if (kept) {
+        await history(kept.id);
+        return { report: { ...kept, results: report.results }, created: false };
       }
     }
-    const row = await db
-      .insertInto('reports')
-      .values({ ...report, created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await history(row);
-    return { report: row, created: true };
+    const [{ id }] = await this.insertIn(
+      db,
+      report.user_id,
+      report.url,
+      report.project,
+      report.result,
+      report.results,
+      report.privacy,
+      report.password_hash,
+      rendered,
+      report.generated_at,
+      now,
+      now,
+    );
+    await history(id);
+    return { report: { ...report, id, rendered, created_at: now, updated_at: now }, created: true };
   }
 
   /** Changes a report; new results (a re-run) add a history item in the same transaction. */

@@ -137,8 +137,8 @@ export class ReportService {
   /**
    * Stores a page a site crawl analysed (docs/site-audits.md): the account's report of that
    * URL gets it as a re-run (privacy kept, a history item); otherwise it becomes a new private
-   * report. Each is a report.updated or report.created event. Written on `db`, the crawl's
-   * transaction for the page (its row and links commit with it); `publish` sends the event once
+   * report. Each is a report.updated or report.created event. Written on `db`, the transaction of
+   * the page writer's batch (its row and links commit with it); `publish` sends the event once
    * that has committed. `rendered`: the checks ran on the page's rendered DOM.
    */
   async recordAnalysedIn(
@@ -147,17 +147,21 @@ export class ReportService {
     page: AnalysedPage,
     rendered = false,
   ): Promise<{ report: ReportRow; publish: () => Promise<void> }> {
-    const { report, created } = await this.reports.recordIn(db, {
-      user_id: account,
-      url: page.url,
-      project: page.project,
-      result: page.result,
-      results: JSON.stringify(page.results),
-      privacy: Privacy.Private,
-      password_hash: null,
-      rendered: toggle(rendered),
-      generated_at: page.generated_at,
-    });
+    const { report, created } = await this.reports.recordIn(
+      db,
+      {
+        user_id: account,
+        url: page.url,
+        project: page.project,
+        result: page.result,
+        results: JSON.stringify(page.results),
+        privacy: Privacy.Private,
+        password_hash: null,
+        rendered: toggle(rendered),
+        generated_at: page.generated_at,
+      },
+      page.results,
+    );
     return {
       report,
       publish: () => this.events.publish(account, created ? 'report.created' : 'report.updated', () => reportResource(report)),
