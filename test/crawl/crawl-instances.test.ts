@@ -130,7 +130,9 @@ describe('a crawl across a restart', () => {
       'each page fetched once or twice',
     );
     for (const path of twice) assert.ok(inFlight.has(path), `${path} fetched twice, yet not in flight at the kill`);
-    assert.ok(twice.length <= 2, 'at most CRAWL_CONCURRENCY pages were in flight');
+    // In flight: the CRAWL_CONCURRENCY pages being fetched, and pages fetched but waiting for their
+    // batch's commit (src/crawl/page-writer.ts, at most 25 ms of them), which a kill loses too.
+    assert.ok(twice.length <= 4, `at most 2 × CRAWL_CONCURRENCY pages were in flight (${twice.join(' ')})`);
     assert.ok(site.requests.filter((r) => isPage(r.path)).length > requestedAtKill, 'the second instance fetched the rest');
     assert.equal(site.count('/robots.txt'), 1, 'robots.txt is kept with the crawl, not fetched again');
   });
