@@ -194,7 +194,8 @@ describe('share pages in Chromium', { skip: noBrowser }, () => {
     const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     const { context, page } = await openPage();
     await page.goto(`${base}/docs`);
-    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    // Swagger UI's bundle is 1.4 MB of script: on a loaded machine (several Chromiums on two cores) it takes a while.
+    await page.locator('.opblock').first().waitFor({ timeout: 60_000 });
     // tags start expanded (docExpansion: list), so every operation has its block
     assert.equal(await page.locator('.opblock').count(), operations);
     for (const path of Object.keys(doc.paths)) {
